@@ -1,0 +1,57 @@
+// Architecture facts of one model: everything the memory estimator and the perf model need.
+// Catalog entries (src/model/catalog.ts) and Hugging Face config.json files both produce this.
+
+export type WeightQuant = 'bf16' | 'fp8' | 'fp8_block' | 'nvfp4';
+export type KvCacheDtype = 'bf16' | 'fp8';
+export type Backend = 'vllm' | 'sglang' | 'trtllm';
+
+export const WEIGHT_QUANTS: readonly WeightQuant[] = ['bf16', 'fp8', 'fp8_block', 'nvfp4'];
+export const KV_CACHE_DTYPES: readonly KvCacheDtype[] = ['bf16', 'fp8'];
+export const BACKENDS: readonly Backend[] = ['vllm', 'sglang', 'trtllm'];
+
+/** Attention flavour: plain multi-head / grouped-query, or DeepSeek-style multi-head latent attention. */
+export type AttentionKind = 'gqa' | 'mla';
+
+export interface ModelArch {
+  /** Canonical Hugging Face id with org, e.g. `meta-llama/Llama-3.1-8B-Instruct`. */
+  id: string;
+  attention: AttentionKind;
+  numLayers: number;
+  hiddenSize: number;
+  numHeads: number;
+  numKvHeads: number;
+  headDim: number;
+  /** Dense FFN width (also used by the first `firstKDense` layers of MoE models). */
+  intermediateSize: number;
+  vocabSize: number;
+  maxContext: number;
+  /** 0 for dense models. */
+  numExperts: number;
+  topK: number;
+  sharedExperts: number;
+  moeIntermediateSize: number;
+  /** MoE models whose first layers are dense (DeepSeek: 3). */
+  firstKDense: number;
+  /** MLA ranks (0 when attention is 'gqa'). */
+  kvLoraRank: number;
+  qLoraRank: number;
+  qkRopeHeadDim: number;
+  qkNopeHeadDim: number;
+  vHeadDim: number;
+  /** Sliding-window size in tokens, or 0 for full attention everywhere. */
+  slidingWindow: number;
+  /** Fraction of layers that use the sliding window (gpt-oss alternates: 0.5). 0 when slidingWindow is 0. */
+  slidingWindowLayerFraction: number;
+  /** Weight quantization of the published checkpoint. */
+  weightQuant: WeightQuant;
+  /** KV-cache dtype the checkpoint serves with by default. */
+  kvCacheDtype: KvCacheDtype;
+  /** Multi-token-prediction layers shipped with the checkpoint (DeepSeek: 1). */
+  mtpLayers: number;
+  /** Whether the expert FFN is gated (SwiGLU: 3 GEMMs) — true for every supported family. */
+  gatedFfn: boolean;
+}
+
+export function isMoe(m: ModelArch): boolean {
+  return m.numExperts > 0;
+}
