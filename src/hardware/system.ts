@@ -15,6 +15,8 @@ export interface SystemSpec {
   intraNodeBwBps: number;
   interNodeBwBps: number;
   interRackBwBps?: number;
+  /** Fixed latency of an inter-rack hop (GB200/GB300 NVL72 racks), s. */
+  interRackLatencyS?: number;
   p2pLatencyS: number;
   /** NCCL buffers reserved per GPU, keyed by min(tp, 8). */
   ncclMemBytes: Record<'1' | '2' | '4' | '8', number>;

@@ -50,6 +50,23 @@ export interface ModelArch {
   mtpLayers: number;
   /** Whether the expert FFN is gated (SwiGLU: 3 GEMMs) — true for every supported family. */
   gatedFfn: boolean;
+  /**
+   * Hybrid models (Qwen3.5 Gated DeltaNet): layers whose token mixer is linear attention with a
+   * fixed-size recurrent state instead of a KV cache. Absent = every layer is softmax attention.
+   */
+  linearAttention?: LinearAttentionSpec;
+}
+
+/** Gated-DeltaNet linear-attention layers (HF keys `linear_*`); they keep a per-sequence state, no KV. */
+export interface LinearAttentionSpec {
+  /** How many of `numLayers` are linear-attention layers (Qwen3.5: 3 of every 4). */
+  layers: number;
+  numKeyHeads: number;
+  numValueHeads: number;
+  keyHeadDim: number;
+  valueHeadDim: number;
+  /** Causal-conv kernel width; the conv state keeps `convKernel − 1` positions. */
+  convKernel: number;
 }
 
 export function isMoe(m: ModelArch): boolean {

@@ -1,0 +1,57 @@
+// KV-cache bytes: per token for the whole model, per token and per sequence on one GPU.
+//
+// Windowed and linear-attention layers do not grow with the sequence, so they are kept out of
+// the per-token cost: a sliding-window layer holds at most `window` tokens per sequence, a
+// Gated-DeltaNet layer a fixed recurrent + conv state. Both are charged per *sequence*
+// (kvBytesPerSequencePerGpu) and the memory estimator reserves them for the engine's maximum
+// number of running sequences before dividing the rest of the KV budget into tokens. This matches
+// how vLLM's hybrid allocator sizes those layers' pools, and keeps `kvBytesPerToken` equal to what
+// a paged full-attention block costs.
+
+import type { KvCacheDtype, ModelArch } from './arch.js';
+import type { ParallelShape } from '../parallel/shape.js';
+
+export const KV_BYTES: Readonly<Record<KvCacheDtype, number>> = { bf16: 2, fp8: 1 };
+
+/** Recurrent/conv state of linear-attention layers is kept in bf16 (vLLM's "auto" mamba dtype). */
+const LINEAR_STATE_BYTES = 2;
+
+type KvShape = Pick<ParallelShape, 'tp' | 'pp'>;
+
+/** Layer counts by token mixer: full attention (paged KV), sliding window, linear attention. */
+export function attentionLayerSplit(m: ModelArch): { full: number; windowed: number; linear: number } {
+  const linear = m.linearAttention?.layers ?? 0;
+  const softmax = m.numLayers - linear;
+  const windowed = m.slidingWindow > 0 ? Math.round(softmax * m.slidingWindowLayerFraction) : 0;
+  return { full: softmax - windowed, windowed, linear };
+}
+
+/** KV elements one token adds to one attention layer on one GPU. MLA's latent is not sharded by tp. */
+function elementsPerTokenPerLayer(m: ModelArch, tp: number): number {
+  if (m.attention === 'mla') return m.kvLoraRank + m.qkRopeHeadDim;
+  return 2 * Math.ceil(m.numKvHeads / tp) * m.headDim;
+}
+
+/** Whole-model KV bytes per token (all full-attention layers, unsharded). Llama-3.1-8B bf16: 131072. */
+export function kvBytesPerToken(m: ModelArch, kvDtype: KvCacheDtype): number {
+  return attentionLayerSplit(m).full * elementsPerTokenPerLayer(m, 1) * KV_BYTES[kvDtype];
+}
+
+/** KV bytes per token on the most loaded GPU: ⌈kv_heads/tp⌉ heads (GQA) × ⌈layers/pp⌉. */
+export function kvBytesPerTokenPerGpu(m: ModelArch, kvDtype: KvCacheDtype, s: KvShape): number {
+  const layers = Math.ceil(attentionLayerSplit(m).full / s.pp);
+  return layers * elementsPerTokenPerLayer(m, s.tp) * KV_BYTES[kvDtype];
+}
+
+/** Fixed per-sequence bytes on one GPU: sliding-window KV at full window plus linear-attention state. */
+export function kvBytesPerSequencePerGpu(m: ModelArch, kvDtype: KvCacheDtype, s: KvShape): number {
+  const split = attentionLayerSplit(m);
+  const windowed = Math.ceil(split.windowed / s.pp) * m.slidingWindow * elementsPerTokenPerLayer(m, s.tp) * KV_BYTES[kvDtype];
+  const la = m.linearAttention;
+  if (!la || split.linear === 0) return windowed;
+  const valueHeads = Math.ceil(la.numValueHeads / s.tp);
+  const recurrent = valueHeads * la.keyHeadDim * la.valueHeadDim;
+  const convChannels = 2 * Math.ceil(la.numKeyHeads / s.tp) * la.keyHeadDim + valueHeads * la.valueHeadDim;
+  const conv = (la.convKernel - 1) * convChannels;
+  return windowed + Math.ceil(split.linear / s.pp) * (recurrent + conv) * LINEAR_STATE_BYTES;
+}
