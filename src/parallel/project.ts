@@ -1,0 +1,155 @@
+// Projection of a latent request onto one legal config of the branch pool (seed "Projection onto a valid
+// config"): backend filter → fewest mode mismatches → minimum normalized squared distance → lexicographic
+// shape-and-replica tie-break. A pure function of (pool, mode, backend, request): never history-dependent.
+import type { Backend } from '../model/arch.js';
+import { InputError } from '../errors.js';
+import { defaultRequest, encodePool, featureDef, requestableNames, type LatentValue } from './latent.js';
+import { canonicalConfig, compareConfigs, type ParallelPool } from './pool.js';
+import type { DeploymentMode, ParallelConfig } from './shape.js';
+
+/** The `spica_projection` record every trial carries. */
+export interface Projection {
+  requested: Record<string, LatentValue>;
+  actual: Record<string, LatentValue>;
+  distance: number;
+  mode_projected: boolean;
+  parallel_config: ParallelConfig;
+}
+
+/** Relative tolerance under which two distances count as a tie (so float noise never picks the winner). */
+const TIE_EPS = 1e-12;
+
+function validateRequest(mode: DeploymentMode, request: Record<string, unknown>): void {
+  const allowed = requestableNames(mode);
+  for (const [name, value] of Object.entries(request)) {
+    const def = featureDef(mode, name);
+    if (!def) throw new InputError(`unknown ${mode} latent feature '${name}' (known: ${allowed.join(', ')})`);
+    if (def.kind === 'categorical') {
+      if (typeof value !== 'string' || !(def.order ?? []).includes(value)) {
+        throw new InputError(`${name} must be one of ${(def.order ?? []).join(' | ')} (got ${JSON.stringify(value)})`);
+      }
+    } else if (typeof value !== 'number' || !Number.isFinite(value) || (def.transform === 'log2' && value <= 0)) {
+      throw new InputError(`${name} must be a ${def.transform === 'log2' ? 'positive ' : ''}finite number (got ${JSON.stringify(value)})`);
+    }
+  }
+}
+
+const transformed = (v: number, t: 'linear' | 'log2' | undefined): number => (t === 'log2' ? Math.log2(v) : v);
+
+/** Per-(pool, backend) columns, built once: projection is then one linear pass without allocation. */
+interface BackendView {
+  /** Pool indices legal for the backend, in pool order. */
+  idx: number[];
+  /** Transformed numeric feature values (log2 for engine sizes), aligned with `idx`. */
+  numeric: Map<string, { values: Float64Array; span: number }>;
+  /** Categorical feature values, aligned with `idx` ('tp' where a dense pool has no FFN feature). */
+  modes: Map<string, LatentValue[]>;
+}
+
+const viewCache = new WeakMap<ParallelPool, Map<Backend, BackendView>>();
+
+function backendView(pool: ParallelPool, mode: DeploymentMode, backend: Backend): BackendView {
+  let perBackend = viewCache.get(pool);
+  if (!perBackend) viewCache.set(pool, (perBackend = new Map()));
+  const hit = perBackend.get(backend);
+  if (hit) return hit;
+  const enc = encodePool(pool, mode);
+  const idx = pool.members.flatMap((m, i) => (m.backends.includes(backend) ? [i] : []));
+  const numeric = new Map<string, { values: Float64Array; span: number }>();
+  const modes = new Map<string, LatentValue[]>();
+  for (const name of requestableNames(mode)) {
+    const def = featureDef(mode, name)!;
+    if (def.kind === 'categorical') {
+      modes.set(name, idx.map((i) => enc[i][name] ?? 'tp'));
+      continue;
+    }
+    const values = Float64Array.from(idx, (i) => transformed(enc[i][name] as number, def.transform));
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of values) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    numeric.set(name, { values, span: idx.length > 0 ? hi - lo : 0 });
+  }
+  const view = { idx, numeric, modes };
+  perBackend.set(backend, view);
+  return view;
+}
+
+/**
+ * Projects `request` (any subset of the mode's feature names; missing ones take their defaults) onto the
+ * configs of `pool` legal for `backend`. Throws InputError for unknown names, bad values, or a backend
+ * with no config in the pool.
+ */
+export function projectParallel(
+  pool: ParallelPool,
+  mode: DeploymentMode,
+  backend: Backend,
+  request: Record<string, LatentValue>,
+): Projection {
+  validateRequest(mode, request);
+  const enc = encodePool(pool, mode);
+  const view = backendView(pool, mode, backend);
+  if (view.idx.length === 0) {
+    throw new InputError(`backend '${backend}' has no legal ${mode} parallel config in this pool`);
+  }
+  const requested: Record<string, LatentValue> = { ...defaultRequest(pool, mode), ...request };
+
+  // One config: no latent dimension exists, so nothing to project.
+  if (pool.members.length === 1) {
+    return {
+      requested,
+      actual: { ...enc[0] },
+      distance: 0,
+      mode_projected: false,
+      parallel_config: canonicalConfig(pool.members[0].config),
+    };
+  }
+
+  const names = Object.keys(requested);
+  // Step 2 inputs: requested modes. A MoE-only mode requested on a dense pool compares against the
+  // canonical 'tp' every dense shape encodes to.
+  const modeCols = names.filter((n) => view.modes.has(n)).map((n) => ({ col: view.modes.get(n)!, want: requested[n] }));
+  // Step 3 inputs: spans come from the selected backend's pool, not the mode survivors; zero span adds 0.
+  const numCols = names
+    .filter((n) => view.numeric.has(n) && view.numeric.get(n)!.span > 0)
+    .map((n) => {
+      const { values, span } = view.numeric.get(n)!;
+      return { values, span, want: transformed(requested[n] as number, featureDef(mode, n)!.transform) };
+    });
+
+  // One pass: fewest mismatches, then smallest distance, then the smallest lexicographic key (compared
+  // explicitly, so the result does not depend on member order).
+  let best = -1;
+  let bestMis = Infinity;
+  let bestD = Infinity;
+  for (let k = 0; k < view.idx.length; k++) {
+    let mis = 0;
+    for (const m of modeCols) if (m.col[k] !== m.want) mis++;
+    if (mis > bestMis) continue;
+    let d = 0;
+    for (const c of numCols) {
+      const delta = (c.values[k] - c.want) / c.span;
+      d += delta * delta;
+    }
+    let take = mis < bestMis;
+    if (!take) {
+      const tie = Math.abs(d - bestD) <= TIE_EPS * Math.max(1, bestD);
+      take = tie ? compareConfigs(pool.members[view.idx[k]].config, pool.members[view.idx[best]].config) < 0 : d < bestD;
+    }
+    if (take) {
+      best = k;
+      bestMis = mis;
+      bestD = d;
+    }
+  }
+  const chosen = view.idx[best];
+  return {
+    requested,
+    actual: { ...enc[chosen] },
+    distance: bestD,
+    mode_projected: bestMis > 0,
+    parallel_config: canonicalConfig(pool.members[chosen].config),
+  };
+}
