@@ -1,0 +1,113 @@
+// `spica explain <config> [--json]`: per deployment_mode branch, what is searched (name, kind,
+// values), what is pinned, what was dropped and by which rule, what each kept composite preset
+// expands to, and the load-predictor candidates.
+import type { Command, CommandIo } from '../command.js';
+import {
+  compositeLabel,
+  expandFpmSampling,
+  expandLoadSensitivity,
+  expandScalingPolicy,
+  type FpmSampling,
+  type LoadSensitivity,
+  type ScalingPolicy,
+} from '../../config/composites.js';
+import type { SmartSearchConfig } from '../../config/schema.js';
+import { PLANNER_PREFIX, type BranchDimensions } from '../../search/dimensions.js';
+import { planLoadPredictor } from '../../search/loadPredictorPlan.js';
+import { describeGoal, describeWorkload, loadAndPlan } from './validate.js';
+
+const usage = `Usage: spica explain <config.yaml> [--json] [options]
+
+Show each deployment_mode branch of a config: searched dimensions (name, kind, values), pinned
+values, dropped dimensions with the rule that dropped them, what each kept composite preset
+expands to, and the load-predictor candidates. The latent parallel features are listed by
+\`spica configs\` / \`spica project\`.
+
+Options:
+  --json              print one JSON document on stdout
+  --systems-dir DIR   directory of <hardware_sku>.yaml system files (default: the repository's systems/)
+`;
+
+interface Composites {
+  scaling_policy: Record<string, ScalingPolicy>;
+  fpm_sampling: Record<string, FpmSampling>;
+  load_sensitivity: Record<string, LoadSensitivity>;
+}
+
+/** Expansions of the composite entries that survived pruning in this branch. */
+function keptComposites(config: SmartSearchConfig, b: BranchDimensions): Composites {
+  const alive = (knob: string) => !b.dropped.some((d) => d.name === `${PLANNER_PREFIX}${knob}`);
+  const s = config.search_space;
+  return {
+    scaling_policy: Object.fromEntries(b.scaling_policies.map((e) => [compositeLabel(e), expandScalingPolicy(e)])),
+    fpm_sampling: alive('fpm_sampling') ? Object.fromEntries(s.planner_fpm_sampling.map((e) => [compositeLabel(e), expandFpmSampling(e)])) : {},
+    load_sensitivity: alive('load_sensitivity')
+      ? Object.fromEntries(s.planner_load_sensitivity.map((e) => [compositeLabel(e), expandLoadSensitivity(e)]))
+      : {},
+  };
+}
+
+export function explainJson(config: SmartSearchConfig, branches: BranchDimensions[], warnings: string[]) {
+  return {
+    branches: branches.map((b) => {
+      const lp = planLoadPredictor(config, b);
+      return {
+        deployment_mode: b.deployment_mode,
+        backends: b.backends,
+        dimensions: b.dimensions.map((d) => ({ name: d.name, kind: d.kind, values: d.values, ...(d.log_scale ? { log_scale: true } : {}) })),
+        pinned: b.pinned,
+        dropped: b.dropped,
+        composites: keptComposites(config, b),
+        load_predictor: {
+          reason: lp.reason,
+          intervals_seconds: lp.intervals_seconds,
+          candidates: lp.candidates.map((c) => ({ label: c.label, ...c.spec })),
+        },
+      };
+    }),
+    warnings,
+  };
+}
+
+const fmt = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
+function explainText(path: string, config: SmartSearchConfig, doc: ReturnType<typeof explainJson>): string {
+  const out: string[] = [`${path}`, `  workload: ${describeWorkload(config)}`, `  goal:     ${describeGoal(config)}`, ''];
+  for (const b of doc.branches) {
+    out.push(`branch ${b.deployment_mode} (backends: ${b.backends.join(', ')})`);
+    out.push(`  searched (${b.dimensions.length}):`);
+    for (const d of b.dimensions)
+      out.push(`    ${d.name}  ${d.kind}${'log_scale' in d ? ', log scale' : ''}  ${d.kind === 'continuous' ? `[${d.values.join(', ')}]` : `{${d.values.map(fmt).join(', ')}}`}`);
+    out.push('  pinned:');
+    for (const [k, v] of Object.entries(b.pinned)) out.push(`    ${k} = ${fmt(v)}`);
+    out.push(`  dropped (${b.dropped.length}):`);
+    for (const d of b.dropped) out.push(`    ${d.name}: ${d.rule}`);
+    out.push('  composite expansions:');
+    for (const [knob, table] of Object.entries(b.composites))
+      for (const [label, fields] of Object.entries(table)) out.push(`    ${knob} ${label} -> ${JSON.stringify(fields)}`);
+    const lp = b.load_predictor;
+    out.push(`  load predictor: ${lp.reason}${lp.intervals_seconds.length ? ` (intervals ${lp.intervals_seconds.join(', ')} s)` : ''}`);
+    for (const c of lp.candidates) {
+      const { label, ...spec } = c;
+      out.push(`    ${label} -> ${JSON.stringify(spec)}`);
+    }
+    out.push('');
+  }
+  for (const w of doc.warnings) out.push(`warning: ${w}`);
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { path, config, plan, flags } = loadAndPlan(argv, { json: { type: 'boolean' } });
+  const doc = explainJson(config, plan.branches, plan.warnings);
+  if (flags.json) io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+  else io.stdout(explainText(path, config, doc));
+  return 0;
+}
+
+export const command: Command = {
+  name: 'explain',
+  summary: 'show each deployment_mode branch: searched, pinned and dropped dimensions',
+  usage,
+  run,
+};
