@@ -1,0 +1,2 @@
+// Every activity the Spica worker registers.
+export { plan } from './plan.js';

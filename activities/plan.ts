@@ -1,0 +1,74 @@
+// `plan` activity: validate the sweep's config (the workflow never touches the filesystem) and
+// resolve each deployment_mode branch's dimensions.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { configFromObject, parseConfigText } from '../src/config/load.js';
+import type { SmartSearchConfig } from '../src/config/schema.js';
+import { SpicaError } from '../src/errors.js';
+import { planBranchDimensions } from '../src/search/dimensions.js';
+import { SWEEP_SEARCH_ATTRIBUTES } from '../workflows/search-attributes.js';
+import { isYamlInput, type SweepInput, type SweepLabels, type SweepPlan } from '../workflows/sweep-types.js';
+
+/** Config problems are the user's to fix: retrying cannot help, so fail the workflow at once. */
+function nonRetryable(err: unknown): never {
+  if (err instanceof SpicaError) {
+    const issues = (err as { issues?: unknown }).issues;
+    throw ApplicationFailure.create({
+      message: err.message,
+      type: err.name,
+      nonRetryable: true,
+      details: issues === undefined ? [] : [issues],
+    });
+  }
+  throw err;
+}
+
+export function sweepLabels(config: SmartSearchConfig): SweepLabels {
+  return {
+    model: config.search_space.model_name,
+    hardware: config.search_space.hardware_sku,
+    goal: config.goal.target,
+  };
+}
+
+/** Which sweep search attributes the server knows; without a server connection, none. */
+async function registeredSearchAttributes(): Promise<{ names: string[]; warning?: string }> {
+  const wanted = Object.keys(SWEEP_SEARCH_ATTRIBUTES);
+  try {
+    const ctx = Context.current();
+    const res = await ctx.client.connection.operatorService.listSearchAttributes({ namespace: ctx.info.workflowNamespace });
+    const known = new Set(Object.keys(res.customAttributes ?? {}));
+    const names = wanted.filter((n) => known.has(n));
+    const missing = wanted.filter((n) => !known.has(n));
+    return {
+      names,
+      warning: missing.length
+        ? `search attributes ${missing.join(', ')} are not registered on the server; the sweep is not indexed by them`
+        : undefined,
+    };
+  } catch (err) {
+    return { names: [], warning: `cannot list search attributes (${(err as Error).message}); the sweep is not indexed by them` };
+  }
+}
+
+export async function plan(input: SweepInput): Promise<SweepPlan> {
+  let config: SmartSearchConfig;
+  let planned: ReturnType<typeof planBranchDimensions>;
+  try {
+    config = isYamlInput(input)
+      ? parseConfigText(input.configYaml, { sourceName: input.sourceName ?? 'configYaml', baseDir: input.baseDir })
+      : configFromObject(input);
+    planned = planBranchDimensions(config);
+  } catch (err) {
+    nonRetryable(err);
+  }
+  const attrs = await registeredSearchAttributes();
+  return {
+    config,
+    labels: sweepLabels(config),
+    seed: config.sweep.seed,
+    branches: planned.branches,
+    warnings: attrs.warning ? [...planned.warnings, attrs.warning] : planned.warnings,
+    searchAttributes: attrs.names,
+  };
+}

@@ -1,0 +1,56 @@
+// Records the workflow-history fixtures replayed by test/temporal/replay.test.ts:
+//   npm exec -- tsx scripts/record-histories.ts      (or: node --import tsx scripts/record-histories.ts)
+// Runs the current `sweep` workflow on a throwaway in-memory dev server with a real worker and
+// saves the parent's and one child's history as JSON under test/temporal/histories/. Re-record
+// only for an intentional, versioned change (see `patched()`), never to silence a replay failure.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { parseConfigText } from '../src/config/load.js';
+import { provisionTemporalCli } from '../src/cli/temporal/cli-binary.js';
+import { loadDevServerConfig } from '../src/cli/temporal/dev-config.js';
+import { startDevServer } from '../src/cli/temporal/dev-server.js';
+import { freePort } from '../src/cli/temporal/free-port.js';
+import { createSpicaWorker } from '../src/cli/temporal/worker.js';
+import { branchWorkflowId, type sweep } from '../workflows/sweep.js';
+import { HISTORY_FIXTURE_CONFIG_YAML, HISTORY_FIXTURE_WORKFLOW_ID } from '../test/temporal/history-fixture.js';
+
+const OUT_DIR = fileURLToPath(new URL('../test/temporal/histories/', import.meta.url));
+const TASK_QUEUE = 'record-histories';
+
+async function main(): Promise<void> {
+  const cli = await provisionTemporalCli({ log: (l) => process.stderr.write(`provision: ${l}\n`) });
+  const server = await startDevServer(
+    { ...loadDevServerConfig(), port: await freePort(), ui: { enabled: false }, db_filename: null, log_level: 'error' },
+    { cliPath: cli.path, reuse: false },
+  );
+  const connection = await Connection.connect({ address: server.address });
+  const spica = await createSpicaWorker({ address: server.address, namespace: server.namespace, taskQueue: TASK_QUEUE });
+  try {
+    const client = new Client({ connection, namespace: server.namespace });
+    const config = parseConfigText(HISTORY_FIXTURE_CONFIG_YAML, { sourceName: 'history-fixture' });
+    const handle = await client.workflow.start<typeof sweep>('sweep', {
+      workflowId: HISTORY_FIXTURE_WORKFLOW_ID,
+      taskQueue: TASK_QUEUE,
+      args: [config],
+    });
+    const result = await spica.worker.runUntil(handle.result());
+    mkdirSync(OUT_DIR, { recursive: true });
+    const save = async (workflowId: string, file: string) => {
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      writeFileSync(path.join(OUT_DIR, file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
+      process.stderr.write(`wrote ${path.relative(process.cwd(), path.join(OUT_DIR, file))} (${history.events?.length ?? 0} events)\n`);
+    };
+    await save(HISTORY_FIXTURE_WORKFLOW_ID, 'sweep.json');
+    const mode = result.branches[0].deployment_mode;
+    await save(branchWorkflowId(HISTORY_FIXTURE_WORKFLOW_ID, mode), `branchStudy-${mode}.json`);
+  } finally {
+    await spica.close();
+    await connection.close();
+    await server.stop();
+  }
+}
+
+await main();

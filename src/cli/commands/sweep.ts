@@ -1,0 +1,210 @@
+// `spica sweep <config>`: run the `sweep` workflow. With no Temporal address configured it starts
+// the embedded dev server (SQLite under .spica/) and an in-process worker; with an address it uses
+// that server (plus an in-process worker unless --detach).
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Connection } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Command, CommandIo } from '../command.js';
+import { InputError, TemporalUnavailable } from '../../errors.js';
+import { loadConfigFile } from '../../config/load.js';
+import type { SmartSearchConfig } from '../../config/schema.js';
+import type { sweep } from '../../../workflows/sweep.js';
+import { SWEEP_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes.js';
+import type { SweepRunResult } from '../../../workflows/sweep-types.js';
+import { provisionTemporalCli } from '../temporal/cli-binary.js';
+import { connectClient, START_SERVER_HINT } from '../temporal/client-connection.js';
+import { resolveTemporalTarget } from '../temporal/connection-target.js';
+import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
+import { startDevServer, type DevServerHandle } from '../temporal/dev-server.js';
+import { isTemporalReachable } from '../temporal/reachability.js';
+import { ensureSearchAttributes } from '../temporal/search-attribute-registration.js';
+import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
+import { formatSweepSummary } from '../temporal/sweep-summary.js';
+import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
+import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
+import { createSpicaWorker, DEFAULT_TASK_QUEUE } from '../temporal/worker.js';
+
+const usage = `Usage: spica sweep <config.yaml> [options]
+
+Run a sweep as the Temporal workflow 'sweep'. The workflow id goes to stderr, the result to stdout.
+
+Where it runs: --address, else TEMPORAL_ADDRESS, else the default profile of
+~/.config/temporalio/temporal.toml; with none of these Spica starts its embedded dev server
+(temporal-dev.yaml, SQLite under .spica/) and an in-process worker for the duration of the sweep.
+
+Workflow id: --id, or spica-<first 12 hex of sha256 of the canonical config JSON>-<seed>; if that id
+was already used on the server, the first free suffix -2, -3, … is appended.
+
+Options:
+  --address HOST:PORT  Temporal frontend
+  --namespace NAME     namespace (default: TEMPORAL_NAMESPACE, the profile, or 'default')
+  --id ID              workflow id
+  --task-queue NAME    task queue (default '${DEFAULT_TASK_QUEUE}')
+  --detach             start and return at once, printing the id on stdout; needs a reachable
+                       server with a worker polling the task queue (\`spica server\`, \`spica worker\`)
+  --json               print the result as one JSON document
+`;
+
+interface SweepArgs {
+  configPath: string;
+  address?: string;
+  namespace?: string;
+  id?: string;
+  taskQueue: string;
+  detach: boolean;
+  json: boolean;
+}
+
+function parseSweepArgs(argv: string[]): SweepArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      address: { type: 'string' },
+      namespace: { type: 'string' },
+      id: { type: 'string' },
+      'task-queue': { type: 'string' },
+      detach: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) {
+    throw new InputError(`expected exactly one config file, got ${positionals.length} (see \`spica sweep --help\`)`);
+  }
+  return {
+    configPath: positionals[0],
+    address: values.address,
+    namespace: values.namespace,
+    id: values.id,
+    taskQueue: values['task-queue'] ?? DEFAULT_TASK_QUEUE,
+    detach: values.detach ?? false,
+    json: values.json ?? false,
+  };
+}
+
+/** Starts the workflow under the first free id (explicit ids are never suffixed). */
+async function startSweep(client: Client, config: SmartSearchConfig, args: SweepArgs) {
+  const baseId = args.id ?? defaultSweepWorkflowId(config, config.sweep.seed);
+  for (let n = 1; n < 10_000; n++) {
+    const workflowId = withRunSuffix(baseId, n);
+    try {
+      return await client.workflow.start<typeof sweep>('sweep', {
+        workflowId,
+        taskQueue: args.taskQueue,
+        args: [config],
+        // A used id (running or closed) is never reused: each run keeps its own history.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      if (args.id !== undefined) throw new InputError(`workflow id '${args.id}' was already used; pick another --id`);
+    }
+  }
+  throw new TemporalUnavailable(`no free workflow id after ${baseId}-9999`);
+}
+
+/** Maps a failed workflow to a clean error: config problems exit 2, the rest 3. */
+function workflowFailure(err: WorkflowFailedError, workflowId: string): Error {
+  const cause = err.cause;
+  if (cause instanceof ApplicationFailure && cause.nonRetryable && /Invalid|InputError|NoViable|NoPerfDatabase/.test(cause.type ?? '')) {
+    return new InputError(`sweep ${workflowId} failed: ${cause.message}`);
+  }
+  return new TemporalUnavailable(`sweep ${workflowId} failed: ${cause?.message ?? err.message}`);
+}
+
+async function registerAttributes(connection: Connection, namespace: string, io: CommandIo): Promise<void> {
+  const outcome = await ensureSearchAttributes(connection, namespace, SWEEP_SEARCH_ATTRIBUTES);
+  for (const w of outcome.warnings) io.stderr(`warning: ${w}\n`);
+}
+
+export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
+  const config = loadConfigFile(path.resolve(args.configPath));
+  const target = resolveTemporalTarget({ address: args.address, namespace: args.namespace });
+  const namespace = target.namespace;
+
+  let server: DevServerHandle | undefined;
+  let address = target.address;
+  if (address === undefined) {
+    const devConfig = loadDevServerConfig();
+    if (args.detach) {
+      // Detached runs outlive this process, so they need a server someone else keeps running.
+      address = devServerAddress(devConfig);
+      if (!(await isTemporalReachable(address))) {
+        throw new TemporalUnavailable(`--detach needs a running Temporal server and worker; none at ${address}: ${START_SERVER_HINT}`);
+      }
+    } else {
+      const cli = await provisionTemporalCli({ log: (l) => io.stderr(`provision: ${l}\n`) });
+      server = await startDevServer(devConfig, { cliPath: cli.path });
+      address = server.address;
+      for (const w of server.warnings) io.stderr(`warning: ${w}\n`);
+      io.stderr(`${server.reused ? 'using the Temporal server' : 'started the embedded Temporal server'} at ${address}\n`);
+    }
+  }
+
+  const connection = await connectClient(address);
+  let spicaWorker: Awaited<ReturnType<typeof createSpicaWorker>> | undefined;
+  let workflowId = args.id ?? '(not started)';
+  try {
+    await registerAttributes(connection, namespace, io);
+    const client = new Client({ connection, namespace });
+    if (args.detach) {
+      const pollers = await describePollers(connection, namespace, args.taskQueue);
+      if (!hasSweepWorker(pollers)) {
+        throw new TemporalUnavailable(
+          `--detach needs a worker polling task queue '${args.taskQueue}' on ${address}, and none is; start one with \`spica worker --address ${address} --task-queue ${args.taskQueue}\` (and the server with \`spica server\` if needed)`,
+        );
+      }
+      const handle = await startSweep(client, config, args);
+      io.stderr(`workflow id: ${handle.workflowId}\n`);
+      io.stdout(args.json ? `${JSON.stringify({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId })}\n` : `${handle.workflowId}\n`);
+      return 0;
+    }
+
+    spicaWorker = await createSpicaWorker({ address, namespace, taskQueue: args.taskQueue });
+    const handle = await startSweep(client, config, args);
+    workflowId = handle.workflowId;
+    io.stderr(`workflow id: ${handle.workflowId}\n`);
+    const worker = spicaWorker.worker;
+    const outcome = await worker.runUntil(
+      Promise.race([
+        handle.result().then((result) => ({ result })),
+        whenAborted(signal).then(() => ({ interrupted: true as const })),
+      ]),
+    );
+    if ('interrupted' in outcome) {
+      io.stderr(
+        `interrupted; workflow ${handle.workflowId} stays on the server and resumes when a worker runs ` +
+          `(\`spica server\` + \`spica worker\`)\n`,
+      );
+      return 130;
+    }
+    const result: SweepRunResult = outcome.result;
+    io.stdout(args.json ? `${JSON.stringify(result)}\n` : formatSweepSummary(result));
+    return 0;
+  } catch (err) {
+    if (err instanceof WorkflowFailedError) throw workflowFailure(err, workflowId);
+    // gRPC failures after connecting (server went away, permission denied, …) are Temporal failures.
+    if (err instanceof ServiceError) throw new TemporalUnavailable(`Temporal call failed at ${address}: ${err.message}`);
+    throw err;
+  } finally {
+    await spicaWorker?.close();
+    await connection.close();
+    await server?.stop();
+  }
+}
+
+export const command: Command = {
+  name: 'sweep',
+  summary: 'run a sweep (embedded Temporal server by default, or --local)',
+  usage,
+  async run(argv, io) {
+    const args = parseSweepArgs(argv);
+    const shutdown = processShutdownSignal();
+    try {
+      return await runSweep(args, io, shutdown.signal);
+    } finally {
+      shutdown.dispose();
+    }
+  },
+};

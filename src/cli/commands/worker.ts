@@ -1,0 +1,84 @@
+// `spica worker`: a standalone worker polling the sweep task queue; scale out by running more.
+import { parseArgs } from 'node:util';
+import type { Command, CommandIo } from '../command.js';
+import { InputError } from '../../errors.js';
+import { connectWorker } from '../temporal/client-connection.js';
+import { resolveTemporalTarget } from '../temporal/connection-target.js';
+import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
+import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
+import { createSpicaWorker, DEFAULT_TASK_QUEUE, installQuietRuntime } from '../temporal/worker.js';
+
+const usage = `Usage: spica worker [options]
+
+Run a Temporal worker for Spica's workflows and activities until Ctrl-C (then it finishes the
+tasks in hand and exits). Without an address it connects to the embedded server of
+temporal-dev.yaml (start it with \`spica server\`).
+
+Options:
+  --address HOST:PORT  Temporal frontend (default: TEMPORAL_ADDRESS, the temporal.toml profile, or temporal-dev.yaml)
+  --namespace NAME     namespace (default: TEMPORAL_NAMESPACE, the profile, or 'default')
+  --task-queue NAME    task queue to poll (default '${DEFAULT_TASK_QUEUE}')
+  --concurrency N      max concurrent activity executions
+`;
+
+export interface WorkerRunOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  concurrency?: number;
+  signal: AbortSignal;
+}
+
+export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<number> {
+  installQuietRuntime();
+  const connection = await connectWorker(opts.address);
+  const spica = await createSpicaWorker({ ...opts, connection });
+  io.stderr(`worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); Ctrl-C to stop\n`);
+  const stopping = whenAborted(opts.signal).then(() => {
+    io.stderr('worker shutting down (finishing tasks in hand)…\n');
+    spica.worker.shutdown();
+  });
+  try {
+    await spica.worker.run();
+  } finally {
+    await connection.close();
+  }
+  void stopping;
+  return 0;
+}
+
+export const command: Command = {
+  name: 'worker',
+  summary: 'run a standalone Temporal worker',
+  usage,
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        address: { type: 'string' },
+        namespace: { type: 'string' },
+        'task-queue': { type: 'string' },
+        concurrency: { type: 'string' },
+      },
+      allowPositionals: false,
+    });
+    let concurrency: number | undefined;
+    if (values.concurrency !== undefined) {
+      concurrency = Number(values.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1) {
+        throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
+      }
+    }
+    const target = resolveTemporalTarget({ address: values.address, namespace: values.namespace });
+    const address = target.address ?? devServerAddress(loadDevServerConfig());
+    const shutdown = processShutdownSignal();
+    try {
+      return await runWorker(
+        { address, namespace: target.namespace, taskQueue: values['task-queue'] ?? DEFAULT_TASK_QUEUE, concurrency, signal: shutdown.signal },
+        io,
+      );
+    } finally {
+      shutdown.dispose();
+    }
+  },
+};

@@ -1,0 +1,85 @@
+// CLI-level tests of `spica server` and of Temporal CLI provisioning.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { TemporalUnavailable } from '../../src/errors.js';
+import { findTemporalCli, provisionTemporalCli } from '../../src/cli/temporal/cli-binary.js';
+import { freePort } from '../../src/cli/temporal/free-port.js';
+import { isTemporalReachable } from '../../src/cli/temporal/reachability.js';
+import { captureIo, connectTestTemporal, spawnSpica, type TestTemporal } from './harness.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+let t: TestTemporal;
+
+beforeAll(async () => {
+  t = await connectTestTemporal();
+});
+afterAll(async () => {
+  await t?.connection.close();
+});
+
+describe('spica server', () => {
+  it('reuses a server already running at the address and returns at once', async () => {
+    const [host, port] = t.address.split(':');
+    const { io, out } = captureIo();
+    expect(await main(['server', '--ip', host, '--port', port], io)).toBe(0);
+    expect(out.stderr).toMatch(/already running/);
+    expect(out.stdout.trim()).toBe(t.address);
+  });
+
+  it('starts its own server, serves until SIGINT, then stops it', async () => {
+    const port = await freePort();
+    const address = `127.0.0.1:${port}`;
+    const run = spawnSpica(['server', '--port', String(port), '--headless', '--in-memory']);
+    for (let i = 0; i < 600 && !run.output().stdout.includes(address); i++) {
+      if (run.child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(run.output().stdout.trim()).toBe(address);
+    expect(await isTemporalReachable(address)).toBe(true);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    expect(await isTemporalReachable(address, 500)).toBe(false);
+  });
+});
+
+describe('Temporal CLI provisioning', () => {
+  it('is idempotent: a second call finds the same binary without installing anything', async () => {
+    const logs: string[] = [];
+    const first = await provisionTemporalCli({ log: (l) => logs.push(l) });
+    const second = await provisionTemporalCli({ log: (l) => logs.push(l) });
+    expect(second.path).toBe(first.path);
+    expect(logs).toEqual([]);
+    expect(first.path).toBe(t.cliPath); // the test server runs the same binary
+  });
+
+  it('`npm run provision` prints the CLI path', async () => {
+    const run = spawn(process.execPath, ['--import', 'tsx', 'src/cli/provision-main.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    run.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await new Promise<number | null>((resolve) => run.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(t.cliPath);
+  });
+
+  it('honours SPICA_TEMPORAL_CLI and rejects a non-executable one', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'spica-cli-'));
+    const fake = path.join(dir, 'temporal');
+    writeFileSync(fake, '#!/bin/sh\n');
+    expect(() => findTemporalCli({ env: { SPICA_TEMPORAL_CLI: fake } })).toThrow(TemporalUnavailable);
+    chmodSync(fake, 0o755);
+    expect(findTemporalCli({ env: { SPICA_TEMPORAL_CLI: fake } })).toEqual({ path: fake, source: 'env' });
+  });
+
+  it('fails with exit code 3 and a hint when python3 is missing', async () => {
+    const projectRoot = mkdtempSync(path.join(os.tmpdir(), 'spica-proj-'));
+    const err = await provisionTemporalCli({ env: { PATH: '' }, projectRoot }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TemporalUnavailable);
+    expect((err as TemporalUnavailable).exitCode).toBe(3);
+    expect((err as Error).message).toMatch(/python3/);
+  });
+});

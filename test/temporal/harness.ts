@@ -1,0 +1,94 @@
+// Shared helpers for tests against the globalSetup dev server (test/setup/temporalServer.ts).
+import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { inject } from 'vitest';
+import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
+
+export interface TestTemporal {
+  address: string;
+  namespace: string;
+  cliPath: string;
+  connection: Connection;
+  client: Client;
+}
+
+export async function connectTestTemporal(): Promise<TestTemporal> {
+  const address = inject('temporalAddress');
+  if (!address) throw new Error('the Temporal test server was not started (globalSetup test/setup/temporalServer.ts)');
+  const namespace = inject('temporalNamespace');
+  const connection = await Connection.connect({ address });
+  return { address, namespace, cliPath: inject('temporalCliPath'), connection, client: new Client({ connection, namespace }) };
+}
+
+/** A task queue no other test polls. */
+export function uniqueTaskQueue(prefix = 'test'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Runs `fn` while a real Spica worker polls `taskQueue`. */
+export async function withSpicaWorker<T>(t: TestTemporal, taskQueue: string, fn: () => Promise<T>): Promise<T> {
+  const spica = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue });
+  try {
+    return await spica.worker.runUntil(fn());
+  } finally {
+    await spica.close();
+  }
+}
+
+/** A small valid SmartSearchConfig: two deployment_mode branches, fixed seed. */
+export const SMALL_CONFIG_YAML = `search_space:
+  model_name: meta-llama/Llama-3.1-8B-Instruct
+  hardware_sku: h100_sxm
+  deployment_mode: [agg, disagg]
+  gpu_budget: 8
+workload:
+  isl: 1024
+  osl: 128
+  num_request_ratio: 4
+  request_rate: 2
+goal:
+  target: throughput
+sweep:
+  seed: 7
+`;
+
+/** The config with one field broken: a workflow fed this must fail, not retry forever. */
+export const BAD_CONFIG_YAML = SMALL_CONFIG_YAML.replace('gpu_budget: 8', 'gpu_budget: -3');
+
+export function writeTempConfig(text: string, name = 'config.yaml'): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'spica-cfg-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Like SMALL_CONFIG_YAML under a pareto goal (different config hash, seed 11). */
+export const PARETO_CONFIG_YAML = SMALL_CONFIG_YAML.replace('target: throughput', 'target: pareto').replace('seed: 7', 'seed: 11');
+
+/** Captures what a CLI command writes. */
+export function captureIo() {
+  const out = { stdout: '', stderr: '' };
+  return {
+    out,
+    io: { stdout: (s: string) => void (out.stdout += s), stderr: (s: string) => void (out.stderr += s), isTty: false },
+  };
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs `bin/spica.js <args>` as a real subprocess (signals, exit codes, tsx startup included). */
+export function spawnSpica(args: string[]) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/spica.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+

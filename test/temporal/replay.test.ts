@@ -1,0 +1,60 @@
+// Workflow-history replay: the recorded fixtures (scripts/record-histories.ts) must replay on the
+// current workflow code. A change that alters the commands a recorded history expects (a renamed
+// activity, reordered children, …) fails here instead of breaking running sweeps in production.
+import { readFileSync } from 'node:fs';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { Worker } from '@temporalio/worker';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spicaReplayOptions } from '../../src/cli/temporal/worker.js';
+import { HISTORY_FIXTURE_WORKFLOW_ID } from './history-fixture.js';
+
+type HistoryJson = { events: Record<string, any>[] };
+
+function loadHistory(file: string): HistoryJson {
+  return JSON.parse(readFileSync(new URL(`./histories/${file}`, import.meta.url), 'utf8')) as HistoryJson;
+}
+
+function eventsOfType(h: HistoryJson, type: string) {
+  return h.events.filter((e) => e.eventType === type);
+}
+
+describe('workflow history replay', () => {
+  let options: Awaited<ReturnType<typeof spicaReplayOptions>>;
+  beforeAll(async () => {
+    options = await spicaReplayOptions();
+  });
+
+  it('replays the recorded sweep history on the current code', async () => {
+    const history = loadHistory('sweep.json');
+    // Sanity: the fixture really exercises the plan activity and one child per branch.
+    expect(eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(1);
+    expect(eventsOfType(history, 'EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED')).toHaveLength(2);
+    await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).resolves.toBeUndefined();
+  });
+
+  it('replays the recorded branchStudy child history', async () => {
+    await expect(
+      Worker.runReplayHistory(options, loadHistory('branchStudy-agg.json'), `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`),
+    ).resolves.toBeUndefined();
+  });
+
+  it('fails with a determinism violation when the code schedules a different activity', async () => {
+    const history = loadHistory('sweep.json');
+    const scheduled = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')[0];
+    scheduled.activityTaskScheduledEventAttributes.activityType.name = 'planV0';
+    await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).rejects.toBeInstanceOf(
+      DeterminismViolationError,
+    );
+  });
+
+  it('fails with a determinism violation when branch children start in another order', async () => {
+    const history = loadHistory('sweep.json');
+    const [first, second] = eventsOfType(history, 'EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED').map(
+      (e) => e.startChildWorkflowExecutionInitiatedEventAttributes,
+    );
+    [first.workflowId, second.workflowId] = [second.workflowId, first.workflowId];
+    await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).rejects.toBeInstanceOf(
+      DeterminismViolationError,
+    );
+  });
+});
