@@ -1,0 +1,25 @@
+// Test-local deterministic randomness (mulberry32 + Box–Muller).
+export function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function gaussianSource(seed: number): () => number {
+  const rand = mulberry32(seed);
+  return () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+}
+
+/** Mean absolute one-step-ahead error of a predict-then-observe loop, scored from index `from`. */
+export function oneStepMae(f: { predict(): number; observe(x: number): void }, ys: readonly number[], from: number, to = ys.length): number {
+  let sum = 0;
+  for (let i = 0; i < ys.length; i++) {
+    if (i >= from && i < to) sum += Math.abs(f.predict() - ys[i]);
+    f.observe(ys[i]);
+  }
+  return sum / (to - from);
+}
