@@ -1,0 +1,126 @@
+// The `bayesian` (rapid) ask: quasi-random design until the GP has data, then GP-UCB-PE (or random
+// hypervolume scalarizations for several objectives) over a deterministic candidate set, with a
+// feasibility GP down-weighting regions where trials failed.
+import { paretoFrontIndices } from '../pareto.js';
+import { selectBatch } from './acquisition.js';
+import { generateCandidates } from './candidates.js';
+import { FantasyBelief } from './fantasy.js';
+import { fitFeasibility } from './feasibility.js';
+import { GpPosterior, defaultHyper, fitHyper } from './gp.js';
+import type { AskContext } from './optimizer.js';
+import { finiteSize, type Point } from './space.js';
+import { selectObservations } from './subset.js';
+
+/** Tunables (documented defaults; exported so tests and the benchmark can report them). */
+export const BAYESIAN_DEFAULTS = {
+  /** Trials told before the GP takes over from the quasi-random design. */
+  initialDesign: 8,
+  /** UCB exploration coefficient (Vizier's GP-UCB-PE default). */
+  beta: 1.8,
+  /** Observations the posterior conditions on (CLARIFICATIONS §E: at most ~500). */
+  gpCap: 500,
+  /** Observations the hyperparameter fit sees (a subset of the above: each step is O(m³)). */
+  fitCap: 80,
+  coldIterations: 60,
+  warmIterations: 8,
+  /** Rough floating-point budget of one acquisition pass; sets the candidate-set size. */
+  acquisitionFlops: 1.2e7,
+  minCandidates: 256,
+  maxCandidates: 2048,
+  /** Best points whose neighbourhoods seed local candidates. */
+  anchors: 8,
+} as const;
+
+export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): Point[] {
+  const cfg = BAYESIAN_DEFAULTS;
+  const s = ctx.state;
+  const modelled = s.trials.filter((t) => t.f && t.y);
+  const minDesign = Math.min(cfg.initialDesign, finiteSize(s.space));
+  if (s.trials.length < minDesign || modelled.length < 2) return design();
+
+  const { codec } = ctx;
+  const featureDim = codec.featureDim;
+  const dims = codec.dimCount;
+  const x = modelled.map((t) => codec.encode(t.p));
+  // Sign-normalize (higher is better) and standardize each objective.
+  const z = s.objectives.map((o, oi) => {
+    const raw = modelled.map((t) => (o.direction === 'max' ? t.y![oi] : -t.y![oi]));
+    const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
+    const sd = Math.sqrt(raw.reduce((a, b) => a + (b - mean) ** 2, 0) / raw.length);
+    return raw.map((v) => (v - mean) / (sd > 1e-12 * Math.max(1, Math.abs(mean)) ? sd : 1));
+  });
+
+  const gps = z.map((zo, oi) => {
+    const idx = selectObservations(x.length, cfg.gpCap, zo);
+    const fitIdx = selectObservations(idx.length, cfg.fitCap, idx.map((i) => zo[i])).map((j) => idx[j]);
+    const warm = s.hyper[oi];
+    const hyper = fitHyper(
+      fitIdx.map((i) => x[i]),
+      fitIdx.map((i) => zo[i]),
+      featureDim,
+      dims,
+      warm ?? defaultHyper(dims),
+      warm ? cfg.warmIterations : cfg.coldIterations,
+    );
+    s.hyper[oi] = hyper;
+    return new GpPosterior(idx.map((i) => x[i]), idx.map((i) => zo[i]), featureDim, hyper);
+  });
+
+  const anyInfeasible = s.trials.some((t) => !t.f);
+  const feasibility = anyInfeasible
+    ? fitFeasibility(
+        s.trials.map((t) => codec.encode(t.p)),
+        s.trials.map((t) => t.f),
+        featureDim,
+        dims,
+        s.feasibilityHyper,
+        { cap: cfg.gpCap, fitCap: cfg.fitCap, coldIterations: cfg.coldIterations, warmIterations: cfg.warmIterations },
+      )
+    : null;
+  if (feasibility) s.feasibilityHyper = feasibility.hyper;
+
+  const n = gps[0].n;
+  const perCandidate = gps.length * (n * n * 0.5 + n * codec.featureCount) + (feasibility ? s.trials.length * codec.featureCount : 0);
+  // Never fewer than 4 candidates per requested point, so a large batch is not starved.
+  const budget = Math.max(4 * k, cfg.minCandidates, Math.min(cfg.maxCandidates, Math.floor(cfg.acquisitionFlops / Math.max(1, perCandidate))));
+  const { points, haltonUsed } = generateCandidates({
+    codec,
+    rng: ctx.rng,
+    halton: ctx.candidateStream,
+    haltonStart: s.candidates,
+    budget,
+    anchors: anchorsOf(modelled.map((t) => t.p), z, cfg.anchors),
+    exclude: ctx.seen,
+  });
+  s.candidates += haltonUsed;
+  if (points.length === 0) return [];
+
+  const encoded = points.map((p) => codec.encode(p));
+  const beliefs = gps.map((gp) => new FantasyBelief(gp, encoded));
+  for (const p of s.pending) {
+    const e = codec.encode(p);
+    for (const b of beliefs) b.addFantasy(e);
+  }
+  const picks = selectBatch({
+    beliefs,
+    encoded,
+    feasibility: feasibility ? feasibility.probability(encoded) : null,
+    count: k,
+    beta: cfg.beta,
+    reference: z.map((zo) => Math.min(...zo) - 0.1),
+    rng: ctx.rng,
+  });
+  return picks.map((i) => points[i]);
+}
+
+/** The best points (single objective) or an even spread of the Pareto front (several). */
+function anchorsOf(points: readonly Point[], z: readonly number[][], count: number): Point[] {
+  if (z.length === 1) {
+    const order = points.map((_, i) => i).sort((a, b) => z[0][b] - z[0][a] || a - b);
+    return order.slice(0, count).map((i) => points[i]);
+  }
+  const vectors = points.map((_, i) => z.map((zo) => zo[i]));
+  const front = paretoFrontIndices(vectors, z.map(() => 'max' as const));
+  if (front.length <= count) return front.map((i) => points[i]);
+  return Array.from({ length: count }, (_, k) => points[front[Math.floor((k * front.length) / count)]]);
+}

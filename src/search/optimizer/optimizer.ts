@@ -1,0 +1,206 @@
+// Ask/tell optimizer used by the sweep workflow. Pure and deterministic: all randomness comes from
+// the seeded PRNG whose state is part of OptimizerState, so `restoreOptimizer(opt.state())` asks
+// exactly what `opt` would (Temporal replay / continue-as-new). Same seed + same tells ⇒ same asks.
+import { InputError } from '../../errors.js';
+import { bayesianAsk } from './bayesian.js';
+import { haltonUnseen, uniformUnseen } from './design.js';
+import type { GpHyper } from './gp.js';
+import { ScrambledHalton } from './halton.js';
+import { Prng, type PrngState } from './prng.js';
+import { pointKey, SpaceCodec, validateSpace, type Dimension, type Point } from './space.js';
+
+export type Algorithm = 'bayesian' | 'random';
+
+export interface Objective {
+  name: string;
+  direction: 'max' | 'min';
+}
+
+export interface OptimizerOptions {
+  space: Dimension[];
+  algorithm: Algorithm;
+  objectives: Objective[];
+  seed: number;
+  /** Asked first, in order (e.g. the seed's feature defaults), before any design point. */
+  initialPoints?: Point[];
+}
+
+export interface Trial {
+  point: Point;
+  /** Raw objective values (required when feasible). */
+  values?: Record<string, number>;
+  feasible: boolean;
+}
+
+/** A told trial, compactly: `y` are raw values in objective order, present only when modelled. */
+export interface StoredTrial {
+  p: Point;
+  y?: number[];
+  f: boolean;
+}
+
+export interface OptimizerState {
+  v: 1;
+  algorithm: Algorithm;
+  space: Dimension[];
+  objectives: Objective[];
+  seed: number;
+  rng: PrngState;
+  /** Next index of the initial-design Halton sequence. */
+  design: number;
+  /** Next index of the candidate-set Halton sequence. */
+  candidates: number;
+  /** Injected initial points not asked yet. */
+  queue: Point[];
+  trials: StoredTrial[];
+  /** Asked but not told: fantasized by the GP and never asked twice. */
+  pending: Point[];
+  /** Last fitted GP hyperparameters per objective (warm start), empty before the first fit. */
+  hyper: GpHyper[];
+  feasibilityHyper: GpHyper | null;
+}
+
+export interface Optimizer {
+  /**
+   * Up to n new points. Fewer only when a finite space has no unobserved, unpending point left.
+   */
+  ask(n: number): Point[];
+  tell(trials: Trial[]): void;
+  state(): OptimizerState;
+}
+
+/** Everything the ask strategies need besides the serializable state. */
+export interface AskContext {
+  state: OptimizerState;
+  codec: SpaceCodec;
+  rng: Prng;
+  design: ScrambledHalton;
+  candidateStream: ScrambledHalton;
+  seen: Set<string>;
+}
+
+class SeededOptimizer implements Optimizer {
+  private readonly ctx: AskContext;
+
+  constructor(private readonly s: OptimizerState) {
+    const codec = new SpaceCodec(s.space);
+    this.ctx = {
+      state: s,
+      codec,
+      rng: Prng.fromState(s.rng),
+      design: new ScrambledHalton(s.space.length, s.seed),
+      candidateStream: new ScrambledHalton(s.space.length, (s.seed + 0x9e3779b9) >>> 0),
+      seen: new Set([...s.trials.map((t) => pointKey(s.space, t.p)), ...s.pending.map((p) => pointKey(s.space, p))]),
+    };
+  }
+
+  ask(n: number): Point[] {
+    if (!Number.isInteger(n) || n < 0) throw new InputError(`optimizer: ask(n) needs a non-negative integer, got ${n}`);
+    const { state: s, seen } = this.ctx;
+    const out: Point[] = [];
+    const accept = (p: Point): void => {
+      seen.add(pointKey(s.space, p));
+      s.pending.push(p);
+      out.push(p);
+    };
+    while (out.length < n && s.queue.length > 0) {
+      const p = s.queue.shift()!;
+      if (!seen.has(pointKey(s.space, p))) accept(p);
+    }
+    if (out.length < n) {
+      const rest =
+        s.algorithm === 'random' ? this.askUniform(n - out.length) : bayesianAsk(this.ctx, n - out.length, () => this.askDesign(n - out.length));
+      for (const p of rest) accept(p);
+    }
+    s.rng = this.ctx.rng.state();
+    return out.map((p) => ({ ...p }));
+  }
+
+  private askUniform(k: number): Point[] {
+    const out: Point[] = [];
+    const seen = new Set(this.ctx.seen);
+    for (let i = 0; i < k; i++) {
+      const p = uniformUnseen(this.ctx.codec, this.ctx.rng, seen);
+      if (!p) break;
+      seen.add(pointKey(this.ctx.state.space, p));
+      out.push(p);
+    }
+    return out;
+  }
+
+  private askDesign(k: number): Point[] {
+    const out: Point[] = [];
+    const seen = new Set(this.ctx.seen);
+    const cursor = { index: this.ctx.state.design };
+    for (let i = 0; i < k; i++) {
+      const p = haltonUnseen(this.ctx.codec, this.ctx.design, cursor, this.ctx.rng, seen);
+      if (!p) break;
+      seen.add(pointKey(this.ctx.state.space, p));
+      out.push(p);
+    }
+    this.ctx.state.design = cursor.index;
+    return out;
+  }
+
+  tell(trials: Trial[]): void {
+    const { state: s, codec, seen } = this.ctx;
+    for (const t of trials) {
+      codec.checkPoint(t.point);
+      const p = Object.fromEntries(s.space.map((d) => [d.name, t.point[d.name]]));
+      const key = pointKey(s.space, p);
+      const pi = s.pending.findIndex((q) => pointKey(s.space, q) === key);
+      if (pi >= 0) s.pending.splice(pi, 1);
+      seen.add(key);
+      if (!t.feasible) {
+        s.trials.push({ p, f: false });
+        continue;
+      }
+      const y = s.objectives.map((o) => {
+        const v = t.values?.[o.name];
+        if (typeof v !== 'number' || Number.isNaN(v))
+          throw new InputError(`optimizer: feasible trial is missing objective '${o.name}' (tell it as infeasible instead)`);
+        return v;
+      });
+      // A non-finite score (e.g. a missing e2e latency read as +inf) cannot be modelled; record the
+      // trial as infeasible rather than inventing a finite stand-in.
+      s.trials.push(y.every(Number.isFinite) ? { p, y, f: true } : { p, f: false });
+    }
+  }
+
+  state(): OptimizerState {
+    return JSON.parse(JSON.stringify(this.ctx.state)) as OptimizerState;
+  }
+}
+
+export function createOptimizer(opts: OptimizerOptions): Optimizer {
+  validateSpace(opts.space);
+  if (opts.objectives.length === 0) throw new InputError('optimizer: at least one objective is required');
+  if (new Set(opts.objectives.map((o) => o.name)).size !== opts.objectives.length)
+    throw new InputError('optimizer: objective names must be distinct');
+  if (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffffffff)
+    throw new InputError(`optimizer: seed must be an unsigned 32-bit integer, got ${opts.seed}`);
+  const codec = new SpaceCodec(opts.space);
+  for (const p of opts.initialPoints ?? []) codec.checkPoint(p);
+  const state: OptimizerState = {
+    v: 1,
+    algorithm: opts.algorithm,
+    space: JSON.parse(JSON.stringify(opts.space)) as Dimension[],
+    objectives: opts.objectives.map((o) => ({ name: o.name, direction: o.direction })),
+    seed: opts.seed,
+    rng: Prng.fromSeed(opts.seed).state(),
+    design: 0,
+    candidates: 0,
+    queue: (opts.initialPoints ?? []).map((p) => Object.fromEntries(opts.space.map((d) => [d.name, p[d.name]]))),
+    trials: [],
+    pending: [],
+    hyper: [],
+    feasibilityHyper: null,
+  };
+  return new SeededOptimizer(state);
+}
+
+export function restoreOptimizer(state: OptimizerState): Optimizer {
+  if (state?.v !== 1) throw new InputError('optimizer: unsupported or corrupt optimizer state (expected v: 1)');
+  validateSpace(state.space);
+  return new SeededOptimizer(JSON.parse(JSON.stringify(state)) as OptimizerState);
+}

@@ -1,0 +1,215 @@
+// Point → concrete candidate: projects the latent parallel request onto the branch pool, fills every
+// knob from the point or its pinned value, expands the planner composites, wires the load-predictor
+// winner, derives the kv_load_ratio concurrency. Deterministic: a pure function of (context, point),
+// so it may run in an activity while the workflow keeps only the small BranchStudyPlan.
+import { ENGINE_LIST_KNOBS, KV_ROUTER_KNOBS, type EngineRole } from '../../config/choices.js';
+import {
+  compositeLabel,
+  enablesAnyScaling,
+  enablesThroughputScaling,
+  expandFpmSampling,
+  expandLoadSensitivity,
+  expandScalingPolicy,
+  type FpmSamplingEntry,
+  type LoadPredictorSpec,
+  type LoadSensitivityEntry,
+  type ScalingPolicyEntry,
+} from '../../config/composites.js';
+import type { SmartSearchConfig } from '../../config/schema.js';
+import type { Backend } from '../../model/arch.js';
+import { latentSpace, type LatentValue } from '../../parallel/latent.js';
+import { membersFor, type ParallelPool, type PoolMember } from '../../parallel/pool.js';
+import { projectParallel } from '../../parallel/project.js';
+import { usedGpus, type ParallelConfig, type WorkerGroup } from '../../parallel/shape.js';
+import { canonicalJson } from '../../replay/canonical-json.js';
+import { kvLoadConcurrency } from '../../replay/workload/kv-load.js';
+import { PLANNER_PREFIX, ROUTER_PREFIX, type BranchDimensions } from '../dimensions.js';
+import { plannerOptimizationTarget } from '../goal.js';
+import { enumerateSpace } from '../optimizer/thorough.js';
+import type { Dimension, Point } from '../optimizer/space.js';
+import type { FlatCandidate, ProjectionRecord } from '../sweepResult.js';
+import type { ReasonCategory } from '../trial.js';
+import { THOROUGH_INDEX } from './plan.js';
+
+export interface MaterializedCandidate {
+  key: string;
+  candidate: FlatCandidate | null;
+  used_gpus: number;
+  concurrency: number | null;
+  projection: ProjectionRecord | null;
+  /** Set when the candidate cannot be replayed (told to the optimizer as infeasible, never scored). */
+  rejection: { reason_category: ReasonCategory; reason: string } | null;
+}
+
+/** Per-rank KV tokens of the role that sizes a kv_load_ratio workload, for one concrete candidate. */
+export type CandidateKvTokens = (candidate: FlatCandidate) => number;
+
+export interface MaterializeInputs {
+  config: SmartSearchConfig;
+  branch: BranchDimensions;
+  pool: ParallelPool;
+  /** Winner of the load-predictor sub-sweep per throughput interval (seconds). */
+  loadPredictorByInterval: Record<string, { label: string; spec: LoadPredictorSpec }>;
+  loadPredictorFallback: { label: string; spec: LoadPredictorSpec };
+  kvTokensPerRank: CandidateKvTokens;
+}
+
+const ROLES: Record<'agg' | 'disagg', EngineRole[]> = { agg: ['agg'], disagg: ['prefill', 'decode'] };
+
+export class BranchMaterializer {
+  private readonly latentNames: Set<string>;
+  private readonly constants: Record<string, LatentValue>;
+  private readonly policies = new Map<string, ScalingPolicyEntry>();
+  private readonly fpm = new Map<string, FpmSamplingEntry>();
+  private readonly sensitivity = new Map<string, LoadSensitivityEntry>();
+  private thoroughPairs: { member: PoolMember; backend: Backend }[] | null = null;
+  private thoroughKnobs: Point[] | null = null;
+
+  constructor(private readonly inp: MaterializeInputs) {
+    const space = latentSpace(inp.pool, inp.branch.deployment_mode);
+    this.latentNames = new Set(space.features.map((f) => f.name));
+    this.constants = space.constants;
+    const ss = inp.config.search_space;
+    for (const e of inp.branch.scaling_policies) this.policies.set(compositeLabel(e), e);
+    for (const e of ss.planner_fpm_sampling) this.fpm.set(compositeLabel(e), e);
+    for (const e of ss.planner_load_sensitivity) this.sensitivity.set(compositeLabel(e), e);
+  }
+
+  get mode(): 'agg' | 'disagg' {
+    return this.inp.branch.deployment_mode;
+  }
+
+  /** Searched non-parallel dimensions (what `thorough` enumerates beside the pool). */
+  knobDimensions(): Dimension[] {
+    return this.inp.branch.dimensions.filter((d) => !this.latentNames.has(d.name) && d.name !== 'backend');
+  }
+
+  /** The complete enumeration's size: every (legal pool member, backend) × every knob combination. */
+  thoroughSize(): number {
+    return this.pairs().length * this.knobPoints().length;
+  }
+
+  private pairs(): { member: PoolMember; backend: Backend }[] {
+    if (!this.thoroughPairs) {
+      const out: { member: PoolMember; backend: Backend }[] = [];
+      for (const backend of this.inp.branch.backends) for (const member of membersFor(this.inp.pool, backend)) out.push({ member, backend });
+      this.thoroughPairs = out;
+    }
+    return this.thoroughPairs;
+  }
+
+  private knobPoints(): Point[] {
+    if (!this.thoroughKnobs) {
+      const dims = this.knobDimensions();
+      this.thoroughKnobs = dims.length === 0 ? [{}] : enumerateSpace(dims);
+    }
+    return this.thoroughKnobs;
+  }
+
+  materialize(point: Point): MaterializedCandidate {
+    if (typeof point[THOROUGH_INDEX] === 'number') return this.materializeThorough(point[THOROUGH_INDEX] as number);
+    const backend = this.value(point, 'backend') as Backend;
+    const { pool } = this.inp;
+    let parallel: ParallelConfig;
+    let projection: ProjectionRecord | null = null;
+    if (pool.members.length === 1) {
+      parallel = pool.members[0].config;
+    } else {
+      const request: Record<string, LatentValue> = { ...this.constants };
+      for (const name of this.latentNames) request[name] = point[name] as LatentValue;
+      const p = projectParallel(pool, this.mode, backend, request);
+      parallel = p.parallel_config;
+      projection = {
+        requested: p.requested,
+        actual: p.actual,
+        distance: p.distance,
+        mode_projected: p.mode_projected,
+        parallel_config: p.parallel_config as ProjectionRecord['parallel_config'],
+      };
+    }
+    return this.finish(point, backend, parallel, projection);
+  }
+
+  private materializeThorough(index: number): MaterializedCandidate {
+    const knobs = this.knobPoints();
+    const pair = this.pairs()[Math.floor(index / knobs.length)];
+    if (!pair) throw new RangeError(`thorough index ${index} outside 0..${this.thoroughSize() - 1}`);
+    return this.finish(knobs[index % knobs.length], pair.backend, pair.member.config, null);
+  }
+
+  /** A knob's value for this point: searched (in the point) or pinned in the branch. */
+  private value(point: Point, name: string): unknown {
+    if (name in point) return point[name];
+    if (name in this.inp.branch.pinned) return this.inp.branch.pinned[name];
+    throw new Error(`dimension '${name}' is neither searched nor pinned in the ${this.mode} branch`);
+  }
+
+  private finish(point: Point, backend: Backend, parallel: ParallelConfig, projection: ProjectionRecord | null): MaterializedCandidate {
+    const { config } = this.inp;
+    const ss = config.search_space;
+    const engine: Record<string, number | boolean | null> = {};
+    for (const role of ROLES[this.mode]) for (const knob of ENGINE_LIST_KNOBS[role]) engine[knob] = this.value(point, knob) as number;
+
+    const router: Record<string, unknown> = { router_mode: this.value(point, `${ROUTER_PREFIX}router_mode`) };
+    if (router.router_mode === 'kv_router') {
+      for (const knob of KV_ROUTER_KNOBS) {
+        const name = `${ROUTER_PREFIX}${knob}`;
+        // Dead weights (dropped: no G2 offload) stay out of the candidate so they never split the cache key.
+        if (name in point || name in this.inp.branch.pinned) router[knob] = this.value(point, name);
+      }
+    }
+
+    const policyLabel = this.value(point, `${PLANNER_PREFIX}scaling_policy`) as string;
+    const policyEntry = this.policies.get(policyLabel);
+    if (policyEntry === undefined) throw new Error(`unknown scaling policy '${policyLabel}'`);
+    const policy = expandScalingPolicy(policyEntry);
+    const planner: Record<string, unknown> = {
+      planner_scaling_policy: policyEntry,
+      scaling_policy: policy,
+      optimization_target: plannerOptimizationTarget(config.goal.target),
+    };
+    if (enablesAnyScaling(policyEntry)) {
+      const fpmEntry = this.fpm.get(this.value(point, `${PLANNER_PREFIX}fpm_sampling`) as string);
+      const sensEntry = this.sensitivity.get(this.value(point, `${PLANNER_PREFIX}load_sensitivity`) as string);
+      if (fpmEntry === undefined || sensEntry === undefined) throw new Error('planner composite label not in the config');
+      planner.planner_fpm_sampling = fpmEntry;
+      planner.planner_load_sensitivity = sensEntry;
+      planner.fpm_sampling = expandFpmSampling(fpmEntry);
+      planner.load_sensitivity = expandLoadSensitivity(sensEntry);
+    }
+    if (enablesThroughputScaling(policyEntry)) {
+      const interval = String(policy.throughput_adjustment_interval_seconds);
+      const winner = this.inp.loadPredictorByInterval[interval] ?? this.inp.loadPredictorFallback;
+      planner.load_predictor = winner.label;
+      planner.load_predictor_spec = winner.spec;
+    }
+
+    const candidate: FlatCandidate = {
+      deployment_mode: this.mode,
+      backend,
+      engine,
+      parallel_config: parallel as FlatCandidate['parallel_config'],
+      adapters: { 'dynamo.router': router, 'dynamo.planner': planner },
+    };
+
+    let concurrency: number | null = null;
+    let rejection: MaterializedCandidate['rejection'] = null;
+    const ratio = config.workload.kv_load_ratio;
+    if (ratio !== undefined) {
+      const r = Array.isArray(ratio) ? ((point.kv_load_ratio ?? this.inp.branch.pinned.kv_load_ratio ?? ratio[1]) as number) : ratio;
+      if (Array.isArray(ratio)) candidate.kv_load_ratio = r;
+      const role: WorkerGroup = 'prefill' in parallel ? parallel.decode : parallel;
+      const blockSize = this.mode === 'disagg' ? ss.decode_block_size : ss.agg_block_size;
+      const perRank = this.inp.kvTokensPerRank(candidate);
+      const isl = config.workload.isl ?? 0;
+      const osl = config.workload.osl ?? 0;
+      concurrency = kvLoadConcurrency({ perRankTokens: perRank, blockSize, attentionDp: role.attention_dp, replicas: role.replicas, isl, osl, ratio: r });
+      if (concurrency <= 0) {
+        rejection = { reason_category: 'kv_capacity', reason: `no KV budget: ${perRank} tokens per rank leave no room for a ${isl}+${osl} request` };
+      }
+    }
+    const used = usedGpus(parallel);
+    if (used > ss.gpu_budget) rejection = { reason_category: 'gpu_budget', reason: `uses ${used} GPUs, budget ${ss.gpu_budget}` };
+    return { key: canonicalJson(candidate), candidate, used_gpus: used, concurrency, projection, rejection };
+  }
+}
