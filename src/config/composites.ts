@@ -3,6 +3,14 @@
 // (no merge). Preset tables are the seed's ("Composite presets"); value legality (perfect-square
 // bucket, positive intervals …) is the planner's business downstream, not the loader's.
 import { z } from 'zod';
+import {
+  LOAD_PREDICTOR_FAMILIES,
+  LOAD_PREDICTOR_FAMILY_DEFAULTS,
+  LOAD_PREDICTOR_PRESET_IDS as FORECAST_PRESET_IDS,
+  LOAD_PREDICTOR_PRESETS as FORECAST_PRESETS,
+  type LoadPredictorFamily,
+  type LoadPredictorPresetId,
+} from '../forecast/spec.js';
 
 // ── planner_scaling_policy ──────────────────────────────────────────────────────────────────────
 
@@ -116,23 +124,10 @@ export function expandLoadSensitivity(entry: LoadSensitivityEntry): LoadSensitiv
 
 // ── load_predictor_candidates ───────────────────────────────────────────────────────────────────
 
-export const LOAD_PREDICTOR_FAMILIES = ['constant', 'arima', 'prophet', 'kalman'] as const;
-export type LoadPredictorFamily = (typeof LOAD_PREDICTOR_FAMILIES)[number];
-
-export const LOAD_PREDICTOR_PRESET_IDS = [
-  'constant_last',
-  'arima_raw',
-  'arima_log1p',
-  'prophet_w20_raw',
-  'prophet_w20_log1p',
-  'prophet_w50_raw',
-  'prophet_w50_log1p',
-  'kalman_default_raw',
-  'kalman_default_log1p',
-  'kalman_reactive_raw',
-  'kalman_reactive_log1p',
-] as const;
-export type LoadPredictorPresetId = (typeof LOAD_PREDICTOR_PRESET_IDS)[number];
+// The families, the 11 presets and the family defaults have one home: src/forecast/spec.ts.
+export { LOAD_PREDICTOR_FAMILIES };
+export type { LoadPredictorFamily, LoadPredictorPresetId };
+export const LOAD_PREDICTOR_PRESET_IDS = FORECAST_PRESET_IDS as unknown as readonly [LoadPredictorPresetId, ...LoadPredictorPresetId[]];
 
 const PROPHET_FIELDS = ['prophet_window_size'] as const;
 const KALMAN_FIELDS = ['kalman_q_level', 'kalman_q_trend', 'kalman_r', 'kalman_min_points'] as const;
@@ -181,23 +176,15 @@ export type LoadPredictorSpec =
       kalman_min_points: number;
     };
 
-export const PROPHET_DEFAULT_WINDOW = 50;
-export const KALMAN_DEFAULT = { kalman_q_level: 1.0, kalman_q_trend: 0.1, kalman_r: 10.0, kalman_min_points: 5 } as const;
-const KALMAN_REACTIVE = { kalman_q_level: 10.0, kalman_q_trend: 1.0, kalman_r: 5.0, kalman_min_points: 3 } as const;
+export const PROPHET_DEFAULT_WINDOW = LOAD_PREDICTOR_FAMILY_DEFAULTS.prophet_window_size;
+export const KALMAN_DEFAULT = {
+  kalman_q_level: LOAD_PREDICTOR_FAMILY_DEFAULTS.kalman_q_level,
+  kalman_q_trend: LOAD_PREDICTOR_FAMILY_DEFAULTS.kalman_q_trend,
+  kalman_r: LOAD_PREDICTOR_FAMILY_DEFAULTS.kalman_r,
+  kalman_min_points: LOAD_PREDICTOR_FAMILY_DEFAULTS.kalman_min_points,
+} as const;
 
-export const LOAD_PREDICTOR_PRESETS: Readonly<Record<LoadPredictorPresetId, LoadPredictorSpec>> = {
-  constant_last: { load_predictor: 'constant', load_predictor_log1p: false },
-  arima_raw: { load_predictor: 'arima', load_predictor_log1p: false },
-  arima_log1p: { load_predictor: 'arima', load_predictor_log1p: true },
-  prophet_w20_raw: { load_predictor: 'prophet', load_predictor_log1p: false, prophet_window_size: 20 },
-  prophet_w20_log1p: { load_predictor: 'prophet', load_predictor_log1p: true, prophet_window_size: 20 },
-  prophet_w50_raw: { load_predictor: 'prophet', load_predictor_log1p: false, prophet_window_size: 50 },
-  prophet_w50_log1p: { load_predictor: 'prophet', load_predictor_log1p: true, prophet_window_size: 50 },
-  kalman_default_raw: { load_predictor: 'kalman', load_predictor_log1p: false, ...KALMAN_DEFAULT },
-  kalman_default_log1p: { load_predictor: 'kalman', load_predictor_log1p: true, ...KALMAN_DEFAULT },
-  kalman_reactive_raw: { load_predictor: 'kalman', load_predictor_log1p: false, ...KALMAN_REACTIVE },
-  kalman_reactive_log1p: { load_predictor: 'kalman', load_predictor_log1p: true, ...KALMAN_REACTIVE },
-};
+export const LOAD_PREDICTOR_PRESETS: Readonly<Record<LoadPredictorPresetId, LoadPredictorSpec>> = FORECAST_PRESETS;
 
 export function expandLoadPredictor(entry: LoadPredictorEntry): LoadPredictorSpec {
   if (typeof entry === 'string') return { ...LOAD_PREDICTOR_PRESETS[entry] };

@@ -8,17 +8,11 @@ import { ENGINE_LIST_KNOBS, ENGINE_SCALAR_KNOBS, KV_ROUTER_KNOBS, OFFLOAD_WEIGHT
 import { compositeLabel, enablesAnyScaling, type ScalingPolicyEntry } from '../config/composites.js';
 import { filterScalingPolicies } from '../config/scalingPolicyFilter.js';
 import type { SmartSearchConfig } from '../config/schema.js';
+import type { Dimension, DimensionValue } from './optimizer/space.js';
 
 export type DeploymentModeName = 'agg' | 'disagg';
-export type DimensionValue = string | number | boolean;
-
-export interface Dimension {
-  name: string;
-  kind: 'categorical' | 'discrete' | 'continuous';
-  /** categorical/discrete: the members; continuous: [min, max]. */
-  values: DimensionValue[];
-  log_scale?: boolean;
-}
+// One Dimension type for the branch planner and the optimizer that searches it.
+export type { Dimension, DimensionValue } from './optimizer/space.js';
 
 export interface DroppedDimension {
   name: string;
