@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   sweep: () => import('./commands/sweep.js'),
   server: () => import('./commands/server.js'),
   worker: () => import('./commands/worker.js'),
+  deploy: () => import('./commands/deploy.js'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -25,6 +26,7 @@ const SUMMARIES: Record<string, string> = {
   sweep: 'run a sweep (embedded Temporal server by default, or --local)',
   server: 'start the embedded Temporal dev server (temporal-dev.yaml)',
   worker: 'run a standalone Temporal worker',
+  deploy: 'write Kubernetes (Dynamo) and launch-script files for a candidate',
 };
 
 export function defaultIo(): CommandIo {
