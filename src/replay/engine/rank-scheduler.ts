@@ -1,0 +1,370 @@
+// One attention rank's scheduler: forms a batch per pass under the token budget and max_num_seqs,
+// allocates KV blocks, reuses cached prefixes, preempts with recompute, and applies the pass's results.
+//
+// vLLM (V1): running requests first, in order, each taking min(remaining known tokens, budget); on a
+//   failed allocation the last running request is preempted (LIFO) and the allocation retried; then
+//   waiting requests are admitted FCFS while running < max_num_seqs and nothing was preempted this pass.
+// SGLang: the same pool but prefill and decode never share a pass — a pass that can prefill (continue a
+//   chunk or admit) does only that; otherwise it decodes every running request. Reuse is block-granular
+//   like vLLM's here, and no 0.88 memory fraction is applied (the capacity given is used as is).
+// TRT-LLM: vLLM's loop with GUARANTEED_NO_EVICT admission — a request is admitted only if blocks for its
+//   whole prompt + output fit now; they are reserved up front, so running requests are never preempted.
+import type { PassWork } from '../../hardware/pass.js';
+import { Deque } from './deque.js';
+import type { EngineConfig } from './engine-config.js';
+import { mtpTokensPerStep } from './engine-config.js';
+import { HostTier } from './host-tier.js';
+import { KvCache, type KvCacheListener } from './kv-cache.js';
+import type { SimRequest } from './sim-request.js';
+import type { TokenSink } from './token-sink.js';
+
+/** `scheduled` marker of a request that leaves the rank at the end of this pass. */
+const LEFT = -1;
+
+export interface RankListener extends KvCacheListener {
+  onHostChange(hash: number, present: boolean): void;
+}
+
+export class RankScheduler {
+  readonly cache: KvCache;
+  readonly host: HostTier | null;
+  readonly waiting = new Deque<SimRequest>(64);
+  running: SimRequest[] = [];
+  /** Requests whose G2 → G1 restore is in flight (they hold their blocks already). */
+  private restoring: SimRequest[] = [];
+  /** Requests scheduled in the pass in flight, in schedule order. */
+  private sched: SimRequest[] = [];
+  private schedN = 0;
+  readonly work: PassWork = { prefillSeqs: 0, prefillTokens: 0, prefillAttnPairs: 0, decodeSeqs: 0, decodeContextSum: 0 };
+
+  /** Σ prompt tokens still to compute on this rank (router prefill load). */
+  pendingPrefillTokens = 0;
+  /** Blocks of the requests routed here and not yet gone (router decode load, Dynamo's active blocks). */
+  routedBlocks = 0;
+  /** Requests assigned here and not yet finished/handed off (router active load). */
+  activeRequests = 0;
+  // Statistics.
+  queryTokens = 0;
+  hitTokens = 0;
+  hostHitTokens = 0;
+  preemptions = 0;
+
+  private readonly leaving: SimRequest[] = [];
+  private readonly bs: number;
+  private readonly tokensPerStep: number;
+  private readonly lookahead: number;
+
+  constructor(
+    readonly cfg: EngineConfig,
+    private readonly sink: TokenSink,
+    listener: RankListener | null,
+  ) {
+    this.bs = cfg.blockSize;
+    this.cache = new KvCache(Math.floor(cfg.kvCapacityTokensPerRank / cfg.blockSize), cfg.enablePrefixCaching, listener);
+    this.host = cfg.hostTier && cfg.hostTier.numBlocks > 0 ? new HostTier(cfg.hostTier, listener ? (h, p) => listener.onHostChange(h, p) : null) : null;
+    this.tokensPerStep = mtpTokensPerStep(cfg.nextn);
+    this.lookahead = cfg.nextn;
+  }
+
+  hasWork(): boolean {
+    return this.running.length > 0 || this.waiting.size > 0;
+  }
+
+  /** Earliest pending restore completion, or +∞. */
+  nextRestoreMs(): number {
+    let t = Infinity;
+    for (const r of this.restoring) if (r.readyAtMs < t) t = r.readyAtMs;
+    return t;
+  }
+
+  hasRestoring(): boolean {
+    return this.restoring.length > 0;
+  }
+
+  /** Queues a request that starts on this rank (fresh, or transferred with `computed` tokens of KV). */
+  enqueue(req: SimRequest): void {
+    this.pendingPrefillTokens += Math.max(0, req.prefillTarget - req.computed);
+    this.activeRequests++;
+    req.scheduled = 0;
+    this.waiting.push(req);
+  }
+
+  /** Forms this pass's batch into `work`; returns the number of requests scheduled. */
+  formBatch(nowMs: number): number {
+    const w = this.work;
+    w.prefillSeqs = 0;
+    w.prefillTokens = 0;
+    w.prefillAttnPairs = 0;
+    w.decodeSeqs = 0;
+    w.decodeContextSum = 0;
+    this.schedN = 0;
+    if (this.restoring.length > 0) this.releaseRestored(nowMs);
+    const budget0 = this.cfg.maxNumBatchedTokens;
+    if (this.cfg.backend === 'sglang') {
+      const left = this.scheduleRunning(budget0, true, false);
+      if (left >= 0 || this.schedN === 0) this.admit(nowMs, left >= 0 ? left : budget0);
+      if (this.schedN === 0) this.scheduleRunning(budget0, false, true);
+    } else {
+      const left = this.scheduleRunning(budget0, true, true);
+      // No admissions in a pass that preempted — unless the pass would otherwise be empty (vLLM's next
+      // step would admit at once; an empty pass must never strand the queue).
+      if (left >= 0 || this.schedN === 0) this.admit(nowMs, left >= 0 ? left : budget0);
+    }
+    return this.schedN;
+  }
+
+  /**
+   * Schedules running requests in order (prefill-phase and/or decode-phase ones). Returns the budget
+   * left, or −1 if a preemption happened (no admissions then).
+   */
+  private scheduleRunning(budget: number, prefillPhase: boolean, decodePhase: boolean): number {
+    const bs = this.bs;
+    let preempted = false;
+    const running = this.running;
+    for (let i = 0; i < running.length && budget > 0; i++) {
+      const req = running[i];
+      const inPrefill = req.computed < req.prefillTarget;
+      if (inPrefill ? !prefillPhase : !decodePhase) continue;
+      const want = req.known - req.computed;
+      const t = want < budget ? want : budget;
+      const need = Math.ceil((req.computed + t + (inPrefill ? 0 : this.lookahead)) / bs) - req.blocksHeld();
+      if (need > 0) {
+        let ok = this.cache.allocate(need);
+        while (!ok) {
+          const victim = running[running.length - 1];
+          this.preempt(victim);
+          running.pop();
+          preempted = true;
+          if (victim === req) break;
+          ok = this.cache.allocate(need);
+        }
+        if (!ok) break; // req itself was preempted: it was the last running request
+        req.privateBlocks += need;
+      }
+      this.take(req, t, inPrefill);
+      budget -= t;
+    }
+    return preempted ? -1 : budget;
+  }
+
+  private take(req: SimRequest, t: number, inPrefill: boolean): void {
+    const w = this.work;
+    req.scheduled = t;
+    if (inPrefill) {
+      w.prefillSeqs++;
+      w.prefillTokens += t;
+      w.prefillAttnPairs += t * (req.computed + t / 2);
+    } else {
+      w.decodeSeqs++;
+      w.decodeContextSum += req.computed;
+    }
+    this.sched[this.schedN++] = req;
+  }
+
+  private admit(nowMs: number, budget: number): void {
+    const bs = this.bs;
+    const cache = this.cache;
+    const trt = this.cfg.backend === 'trtllm';
+    while (budget > 0 && this.running.length < this.cfg.maxNumSeqs && this.waiting.size > 0) {
+      const req = this.waiting.peek()!;
+      // Its tokens so far plus the next one can never fit this rank: reject instead of thrashing.
+      if (Math.ceil((req.known + 1 + this.lookahead) / bs) > cache.capacityBlocks) {
+        this.waiting.shift();
+        this.reject(req, nowMs);
+        continue;
+      }
+      const fresh = req.blocksHeld() === 0 && req.computed === 0;
+      let hits = 0;
+      const acquired = req.refs.length;
+      if (fresh) {
+        const hashes = req.hashes(bs);
+        // At least one prompt token is always computed (vLLM caps hits below the full prompt).
+        const maxHit = Math.floor((req.known - 1) / bs);
+        hits = cache.matchPrefix(hashes, maxHit);
+        const hostHits = this.host && req.restoredBlocks === 0 ? this.host.matchFrom(hashes, hits, maxHit) : 0;
+        if (hostHits > 0) {
+          if (!this.startRestore(req, hashes, hits, hostHits, nowMs)) break;
+          continue;
+        }
+        if (hits > 0) cache.acquire(hashes, hits, req.refs);
+        req.computed = hits * bs;
+        req.hashedUpTo = hits;
+      }
+      const inPrefill = req.computed < req.prefillTarget;
+      let t = req.known - req.computed;
+      if (t > budget) {
+        if (!this.cfg.chunkedPrefill) {
+          this.undoAdmission(req, acquired, fresh);
+          break;
+        }
+        t = budget;
+      }
+      const total = trt ? req.isl + req.osl + this.lookahead : req.computed + t + (inPrefill ? 0 : this.lookahead);
+      const need = Math.ceil(total / bs) - req.blocksHeld();
+      if (!cache.allocate(need)) {
+        this.undoAdmission(req, acquired, fresh);
+        // Nothing running and nothing evictable left: this request can never fit here.
+        if (this.running.length === 0 && this.restoring.length === 0 && Math.ceil(total / bs) > cache.capacityBlocks) {
+          this.waiting.shift();
+          this.reject(req, nowMs);
+          continue;
+        }
+        break;
+      }
+      if (need > 0) req.privateBlocks += need;
+      this.waiting.shift();
+      if (fresh) {
+        this.queryTokens += req.known;
+        this.hitTokens += hits * bs;
+        this.pendingPrefillTokens -= hits * bs;
+      }
+      this.running.push(req);
+      this.take(req, t, inPrefill);
+      budget -= t;
+    }
+  }
+
+  private undoAdmission(req: SimRequest, acquired: number, fresh: boolean): void {
+    if (!fresh) return;
+    const mine = req.refs.splice(acquired);
+    this.cache.free(mine, 0);
+    req.computed = 0;
+    req.hashedUpTo = 0;
+  }
+
+  /** Takes G1 room for the host-cached part of the prefix and starts its H2D copy. */
+  private startRestore(req: SimRequest, hashes: Int32Array, hits: number, hostHits: number, nowMs: number): boolean {
+    const cache = this.cache;
+    if (hits > 0) cache.acquire(hashes, hits, req.refs);
+    if (!cache.allocate(hostHits)) {
+      cache.free(req.refs.splice(0), 0);
+      return false;
+    }
+    req.privateBlocks += hostHits;
+    for (let j = hits; j < hits + hostHits; j++) {
+      if (cache.promote(hashes[j])) {
+        req.privateBlocks--;
+        req.refs.push(hashes[j]);
+      }
+    }
+    req.computed = (hits + hostHits) * this.bs;
+    req.hashedUpTo = hits + hostHits;
+    req.restoredBlocks = hostHits;
+    this.queryTokens += req.known;
+    this.hitTokens += (hits + hostHits) * this.bs;
+    this.hostHitTokens += hostHits * this.bs;
+    this.pendingPrefillTokens -= (hits + hostHits) * this.bs;
+    req.readyAtMs = this.host!.restore(hostHits, nowMs);
+    this.waiting.shift();
+    this.restoring.push(req);
+    return true;
+  }
+
+  private releaseRestored(nowMs: number): void {
+    // Back to the head of the queue in their original order.
+    const ready = this.restoring.filter((r) => r.readyAtMs <= nowMs).sort((a, b) => a.id - b.id);
+    if (ready.length === 0) return;
+    this.restoring = this.restoring.filter((r) => r.readyAtMs > nowMs);
+    for (let i = ready.length - 1; i >= 0; i--) this.waiting.pushFront(ready[i]);
+  }
+
+  private preempt(victim: SimRequest): void {
+    const before = Math.max(0, victim.prefillTarget - victim.computed);
+    this.cache.free(victim.refs, victim.privateBlocks);
+    victim.refs = [];
+    victim.privateBlocks = 0;
+    victim.computed = 0;
+    victim.hashedUpTo = 0;
+    victim.restoredBlocks = 0;
+    victim.prefillTarget = victim.known;
+    victim.preemptions++;
+    this.preemptions++;
+    this.pendingPrefillTokens += victim.known - before;
+    this.waiting.pushFront(victim);
+  }
+
+  private reject(req: SimRequest, nowMs: number): void {
+    this.pendingPrefillTokens -= Math.max(0, req.prefillTarget - req.computed);
+    this.activeRequests--;
+    this.sink.rejected(req, nowMs);
+  }
+
+  /** Applies the pass that just ended: computed tokens, cache registration, emissions, completions. */
+  finishPass(nowMs: number): void {
+    const sched = this.sched;
+    const bs = this.bs;
+    const cache = this.cache;
+    const host = this.host;
+    const offer = cache.prefixCaching || host !== null;
+    const prefillRole = this.cfg.role === 'prefill';
+    const leaving = this.leaving;
+    const schedN = this.schedN;
+    this.schedN = 0;
+    for (let k = 0; k < schedN; k++) {
+      const req = sched[k];
+      const t = req.scheduled;
+      req.scheduled = 0;
+      const inPrefill = req.computed < req.prefillTarget;
+      req.computed += t;
+      if (inPrefill) this.pendingPrefillTokens -= t;
+      if (offer) {
+        // Offer newly full prompt blocks to the prefix cache (and write them through to G2).
+        const hashes = req.hashes(bs);
+        let full = Math.floor(req.computed / bs);
+        if (full > hashes.length) full = hashes.length;
+        for (let j = req.hashedUpTo; j < full; j++) {
+          const h = hashes[j];
+          if (cache.promote(h)) {
+            req.privateBlocks--;
+            req.refs.push(h);
+          }
+          if (host) host.store(h);
+        }
+        if (full > req.hashedUpTo) req.hashedUpTo = full;
+      }
+      if (inPrefill && req.computed < req.prefillTarget) continue; // mid-prompt chunk: nothing to emit
+      if (prefillRole && req.emitted === 0) {
+        this.release(req);
+        leaving.push(req);
+        continue;
+      }
+      let n = 1;
+      if (!inPrefill && this.tokensPerStep > 1) {
+        const acc = req.mtpCarry + this.tokensPerStep;
+        n = Math.floor(acc);
+        req.mtpCarry = acc - n;
+      }
+      const left = req.osl - req.emitted;
+      if (n > left) n = left;
+      if (!inPrefill) req.computed += n - 1; // accepted MTP drafts were verified in this pass
+      req.known += n;
+      req.emitted += n;
+      this.sink.tokens(req, n, nowMs);
+      if (req.emitted >= req.osl) {
+        this.release(req);
+        leaving.push(req);
+      }
+    }
+    if (leaving.length === 0) return;
+    // Compact in place (order kept): no per-pass array allocation.
+    const running = this.running;
+    let keep = 0;
+    for (let i = 0; i < running.length; i++) if (running[i].scheduled !== LEFT) running[keep++] = running[i];
+    while (running.length > keep) running.pop();
+    for (const req of leaving) {
+      req.scheduled = 0;
+      if (req.emitted >= req.osl) this.sink.finished(req, nowMs);
+      else this.sink.prefillDone(req, nowMs);
+    }
+    while (leaving.length > 0) leaving.pop();
+  }
+
+  /** Frees a request's blocks and marks it gone from this rank. */
+  private release(req: SimRequest): void {
+    this.cache.free(req.refs, req.privateBlocks);
+    req.refs = [];
+    req.privateBlocks = 0;
+    req.scheduled = LEFT;
+    this.activeRequests--;
+  }
+}
