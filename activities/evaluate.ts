@@ -20,8 +20,7 @@ export function replaySpecFor(ctx: EvaluationContext, m: MaterializedCandidate):
   const { config } = ctx;
   const workload =
     m.candidate.kv_load_ratio !== undefined ? { ...config.workload, kv_load_ratio: m.candidate.kv_load_ratio } : config.workload;
-  const { kv_load_ratio: _ratio, ...flat } = m.candidate;
-  return materializeReplaySpec(flat, {
+  return materializeReplaySpec(m.candidate, {
     searchSpace: config.search_space,
     workload,
     goal: config.goal,

@@ -1,6 +1,7 @@
 // ReplaySpec (api_version 1, dynamo-facts §4): everything one replay needs, as versioned JSON. The
 // sweeper materializes one per candidate; its canonical JSON hash keys the result cache.
 import { z } from 'zod';
+import { FlatCandidateSchema, type FlatCandidate, type FlatCandidateInput } from '../config/candidate.js';
 import { GoalSchema, ParallelConfigEntrySchema, WorkloadSchema, type Goal, type SearchSpace, type Workload } from '../config/schema.js';
 import { InputError } from '../errors.js';
 import { BACKENDS, KV_CACHE_DTYPES, WEIGHT_QUANTS } from '../model/arch.js';
@@ -123,16 +124,7 @@ export function routerSettingsOf(spec: ReplaySpec): RouterSettings {
 
 // ── materialization from the flat candidate form (Clarification D) ─────────────────────────────────
 
-/** `{"deployment_mode","backend","engine":{<role>_<knob>…},"parallel_config":{…},"adapters":{…}}`. */
-export const FlatCandidateSchema = z.strictObject({
-  deployment_mode: z.enum(['agg', 'disagg']),
-  backend: z.enum(BACKENDS as readonly ['vllm', 'sglang', 'trtllm']),
-  engine: z.record(z.string(), z.union([z.number(), z.boolean(), z.null()])).default(() => ({})),
-  parallel_config: ParallelConfigEntrySchema,
-  adapters: z.record(z.string(), z.record(z.string(), z.unknown())).default(() => ({})),
-});
-export type FlatCandidate = z.infer<typeof FlatCandidateSchema>;
-export type FlatCandidateInput = z.input<typeof FlatCandidateSchema>;
+export { FlatCandidateSchema, type FlatCandidate, type FlatCandidateInput } from '../config/candidate.js';
 
 export interface MaterializeContext {
   /** The config's search_space (pinned values and single-entry lists fill what the candidate leaves out). */

@@ -1,6 +1,7 @@
 // SweepResult v1: the lossless record of a sweep (dynamo-facts §7, SweepResult schema 1.0).
 // Both runSweepLocal and the Temporal `sweep` workflow produce it; src/results renders it.
 import { z } from 'zod';
+import { FlatCandidateSchema } from '../config/candidate.js';
 
 export const SWEEP_RESULT_SCHEMA_VERSION = '1.0';
 
@@ -22,17 +23,7 @@ export const ParallelConfigSchema = z.union([
   z.strictObject({ prefill: WorkerGroupSchema, decode: WorkerGroupSchema }),
 ]);
 
-/** The flat candidate form trials record and `spica replay --candidate` accepts (Clarification D). */
-export const FlatCandidateSchema = z.strictObject({
-  deployment_mode: z.enum(['agg', 'disagg']),
-  backend: z.enum(['vllm', 'sglang', 'trtllm']),
-  engine: z.record(z.string(), z.union([z.number(), z.boolean(), z.null()])),
-  parallel_config: ParallelConfigSchema,
-  adapters: z.record(z.string(), z.record(z.string(), z.unknown())),
-  /** Per-candidate workload load for a searched kv_load_ratio (absent otherwise). */
-  kv_load_ratio: z.number().optional(),
-});
-export type FlatCandidate = z.infer<typeof FlatCandidateSchema>;
+export { FlatCandidateSchema, type FlatCandidate } from '../config/candidate.js';
 
 export const ProjectionRecordSchema = z.strictObject({
   requested: z.record(z.string(), z.union([z.number(), z.string()])),
