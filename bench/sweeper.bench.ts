@@ -1,0 +1,167 @@
+// Sweeper core benchmark (issue "Sweeper core"): on three realistic spaces, the true optimum from
+// `thorough`, then `rapid` (bayesian) vs `random` over 10 seeds — median best-found / optimum at
+// budgets 16/32/64/128 and median trials to 99% of the optimum; plus a 128-trial pareto run's share
+// of the exact front's hypervolume. Replays are memoized by candidate key (the simulator is
+// deterministic), so each distinct candidate is simulated once per space.
+import { evaluateCandidate } from '../activities/evaluate.js';
+import { parseConfigText } from '../src/config/load.js';
+import type { SmartSearchConfig } from '../src/config/schema.js';
+import { SIMULATOR_VERSION } from '../src/replay/report.js';
+import { goalObjectives, OBJECTIVE_DIRECTION } from '../src/search/goal.js';
+import { hypervolume, paretoFrontIndices } from '../src/search/pareto.js';
+import { runSweepLocal } from '../src/search/runSweepLocal.js';
+import type { EvalOutcome } from '../src/search/trial.js';
+import type { SweepResult } from '../src/search/sweepResult.js';
+
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const BUDGETS = [16, 32, 64, 128];
+
+const SPACES: Record<string, string> = {
+  'dense agg (Llama-3.1-8B, H100, 16 GPUs)': `
+search_space:
+  model_name: meta-llama/Llama-3.1-8B-Instruct
+  hardware_sku: h100_sxm
+  gpu_budget: 16
+  deployment_mode: [agg]
+  backend: [vllm, sglang, trtllm]
+  agg_max_num_batched_tokens: [8192, 16384, 32768]
+  agg_max_num_seqs: [256, 512, 1024]
+  router_mode: [kv_router, round_robin]
+  overlap_score_credit: [0.0, 1.0]
+  prefill_load_scale: [0.5, 2.0]
+  router_temperature: [0.0]
+  planner_scaling_policy: [disabled]
+workload: {isl: 2048, osl: 128, concurrency: 48, num_request_ratio: 3, shared_prefix_ratio: 0.5, num_prefix_groups: 4}
+goal: {target: throughput_per_gpu}
+`,
+  'dense disagg (Llama-3.1-70B, H200, 16 GPUs)': `
+search_space:
+  model_name: meta-llama/Llama-3.1-70B-Instruct
+  hardware_sku: h200_sxm
+  gpu_budget: 16
+  deployment_mode: [disagg]
+  backend: [vllm, sglang]
+  prefill_max_num_batched_tokens: [8192, 16384]
+  prefill_max_num_seqs: [1, 4, 16]
+  decode_max_num_seqs: [256, 512, 1024]
+  router_mode: [round_robin]
+  planner_scaling_policy: [disabled]
+workload: {isl: 2048, osl: 128, concurrency: 32, num_request_ratio: 2}
+goal: {target: throughput_per_gpu}
+`,
+  'MoE disagg (Qwen3-30B-A3B, H200, 8 GPUs)': `
+search_space:
+  model_name: Qwen/Qwen3-30B-A3B
+  hardware_sku: h200_sxm
+  gpu_budget: 8
+  deployment_mode: [disagg]
+  backend: [vllm, sglang]
+  prefill_max_num_batched_tokens: [8192, 16384]
+  prefill_max_num_seqs: [4, 16]
+  decode_max_num_seqs: [256, 1024]
+  router_mode: [round_robin]
+  planner_scaling_policy: [disabled]
+workload: {isl: 1024, osl: 128, concurrency: 32, num_request_ratio: 2}
+goal: {target: throughput_per_gpu}
+`,
+};
+
+function withSweep(yaml: string, sweep: string, goal?: string): SmartSearchConfig {
+  const text = goal ? yaml.replace(/^goal:.*$/m, goal) : yaml;
+  return parseConfigText(`${text}\nsweep: ${sweep}\n`, { sourceName: 'bench' });
+}
+
+function memoEvaluator(config: SmartSearchConfig, memo: Map<string, EvalOutcome>) {
+  let replays = 0;
+  return {
+    simulatorVersion: SIMULATOR_VERSION,
+    replays: () => replays,
+    evaluate: async (cands: Parameters<typeof evaluateCandidate>[1][]) =>
+      cands.map((m) => {
+        const hit = memo.get(m.key);
+        if (hit) return hit;
+        replays += 1;
+        const out = evaluateCandidate({ config, traceSha256: null }, m);
+        memo.set(m.key, out);
+        return out;
+      }),
+  };
+}
+
+/** Best signed first-objective score after each trial, in trial order across branches. */
+function bestCurve(r: SweepResult): number[] {
+  const obj = r.objectives[0];
+  const sign = obj.direction === 'min' ? -1 : 1;
+  let best = -Infinity;
+  return r.candidates.map((c) => {
+    if (c.status === 'feasible' && c.objectives) best = Math.max(best, sign * c.objectives[obj.name]);
+    return best;
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function singleObjective(name: string, yaml: string): Promise<void> {
+  const memo = new Map<string, EvalOutcome>();
+  const thoroughCfg = withSweep(yaml, '{policy: thorough, parallel_evals: 16}');
+  const t0 = performance.now();
+  const ev = memoEvaluator(thoroughCfg, memo);
+  const exact = await runSweepLocal(thoroughCfg, { evaluator: ev });
+  const thoroughMs = performance.now() - t0;
+  const optimum = Math.max(...bestCurve(exact));
+  const distinct = new Set(exact.candidates.map((c) => JSON.stringify(c.config))).size;
+  console.log(`\n${name}: ${distinct} distinct candidates, ${ev.replays()} replays, thorough ${(thoroughMs / 1000).toFixed(1)} s, optimum ${optimum.toFixed(2)}`);
+
+  const rows: string[] = [];
+  const toReach: Record<string, number[]> = {};
+  for (const algorithm of ['bayesian', 'random'] as const) {
+    const fractions: number[][] = BUDGETS.map(() => []);
+    toReach[algorithm] = [];
+    const ta = performance.now();
+    for (const seed of SEEDS) {
+      const cfg = withSweep(yaml, `{policy: rapid, algorithm: ${algorithm}, seed: ${seed}, max_rounds: 8, candidates_per_round: 16, parallel_evals: 16}`);
+      const r = await runSweepLocal(cfg, { evaluator: memoEvaluator(cfg, memo) });
+      const curve = bestCurve(r);
+      BUDGETS.forEach((b, i) => fractions[i].push(Math.max(0, curve[Math.min(b, curve.length) - 1]) / optimum));
+      const hit = curve.findIndex((v) => v >= 0.99 * optimum);
+      toReach[algorithm].push(hit < 0 ? Infinity : hit + 1);
+    }
+    const secs = (performance.now() - ta) / 1000 / SEEDS.length;
+    rows.push(
+      `  ${algorithm.padEnd(8)} best/optimum at ${BUDGETS.map((b, i) => `${b}: ${median(fractions[i]).toFixed(3)}`).join('  ')}   trials to 99%: median ${median(toReach[algorithm])}   (${secs.toFixed(1)} s/run)`,
+    );
+  }
+  console.log(rows.join('\n'));
+  const ratio = median(toReach.bayesian) / median(toReach.random);
+  console.log(`  ratio rapid/random trials-to-99% (median): ${Number.isFinite(ratio) ? ratio.toFixed(2) : `${median(toReach.bayesian)} vs >${BUDGETS.at(-1)}`} (target ≤ 0.33)`);
+}
+
+async function pareto(name: string, yaml: string): Promise<void> {
+  const memo = new Map<string, EvalOutcome>();
+  const goal = 'goal: {target: pareto, pareto_objectives: [throughput_per_gpu, throughput_per_user]}';
+  const exactCfg = withSweep(yaml, '{policy: thorough, parallel_evals: 16}', goal);
+  const exact = await runSweepLocal(exactCfg, { evaluator: memoEvaluator(exactCfg, memo) });
+  const names = goalObjectives(exactCfg.goal);
+  const dirs = names.map((n) => OBJECTIVE_DIRECTION[n]);
+  const vec = (r: SweepResult) => r.candidates.filter((c) => c.status === 'feasible' && c.objectives).map((c) => names.map((n) => c.objectives![n]));
+  const ref = names.map(() => 0);
+  const exactFront = paretoFrontIndices(vec(exact), dirs).map((i) => vec(exact)[i]);
+  const hvExact = hypervolume(exactFront, ref, dirs);
+  const shares: number[] = [];
+  for (const seed of SEEDS.slice(0, 5)) {
+    const cfg = withSweep(yaml, `{policy: rapid, seed: ${seed}, max_rounds: 8, candidates_per_round: 16, parallel_evals: 16}`, goal);
+    const r = await runSweepLocal(cfg, { evaluator: memoEvaluator(cfg, memo) });
+    const pts = vec(r);
+    shares.push(hypervolume(paretoFrontIndices(pts, dirs).map((i) => pts[i]), ref, dirs) / hvExact);
+  }
+  console.log(`\n${name} pareto: exact front ${exactFront.length} points; 128-trial rapid covers median ${(median(shares) * 100).toFixed(1)}% of its hypervolume (target ≥ 95%)`);
+}
+
+export async function run(): Promise<void> {
+  for (const [name, yaml] of Object.entries(SPACES)) await singleObjective(name, yaml);
+  const [moeName, moeYaml] = Object.entries(SPACES)[2];
+  await pareto(moeName, moeYaml);
+}
