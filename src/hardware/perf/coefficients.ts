@@ -1,0 +1,124 @@
+// The fitted coefficients of one (SKU, backend): `systems/coefficients/<sku>/<backend>.json`, written
+// by `npm run calibrate`. The zod schema below is the single definition of that file format.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { NoPerfDatabase } from '../../errors.js';
+import type { Backend } from '../../model/arch.js';
+import { gridFromJson, type Grid } from './grid.js';
+
+const axisSchema = z.object({ lo: z.number(), step: z.number().positive(), n: z.number().int().positive() });
+
+const errorStatsSchema = z.object({
+  rows: z.number().int().nonnegative(),
+  /** Absolute relative error of the final fit on every row. */
+  median: z.number(),
+  p90: z.number(),
+  /** Same, for a model fitted without the held-out sweeps (every 5th by key hash), on those sweeps. */
+  heldoutRows: z.number().int().nonnegative(),
+  heldoutMedian: z.number().nullable(),
+  heldoutP90: z.number().nullable(),
+});
+
+const curveSchema = z.object({
+  axes: z.array(axisSchema).min(1).max(8),
+  /** Knot values of log2(utilisation): deflated little-endian int16 × 250, base64. */
+  q: z.string(),
+  stats: errorStatsSchema,
+});
+
+/** Per-pass overheads not in the kernel tables (fitted from e2e/silicon_dev.csv, see calibrate). */
+export const overheadSchema = z.object({
+  /** Fixed host/scheduler time added to every engine pass, ms. */
+  passMs: z.number().nonnegative(),
+  /** Additional fixed time per transformer layer per pass (CPU dispatch), ms. */
+  perLayerMs: z.number().nonnegative(),
+  /** Multiplier on the summed kernel time (inter-kernel gaps, imperfect overlap). */
+  kernelScale: z.number().positive(),
+  /**
+   * Steady state only: share of the other requests' prefills that interleave with a request's decode
+   * phase (1 = every one, as in a perfectly staggered closed loop; the benchmarks behind e2e show less).
+   */
+  prefillInterleave: z.number().min(0).max(1),
+  /** Steady state only: share of the other requests' prefills a new request queues behind. */
+  ttftQueue: z.number().min(0).max(1),
+  /**
+   * Steady state only: fixed time to first token outside engine passes (request admission,
+   * tokenisation, scheduling, streaming the first token back), ms.
+   */
+  ttftFixedMs: z.number().nonnegative(),
+  /** How these were set: 'fitted:e2e' with row counts, or 'default' with the reason. */
+  source: z.string(),
+  rows: z.number().int().nonnegative(),
+});
+
+export const coefficientsSchema = z.object({
+  schema: z.literal(1),
+  sku: z.string(),
+  backend: z.enum(['vllm', 'sglang', 'trtllm']),
+  frameworkVersion: z.string(),
+  provenance: z.object({
+    source: z.string(),
+    snapshot: z.string(),
+    tables: z.array(z.object({ family: z.string(), path: z.string(), rows: z.number().int() })),
+    fittedAt: z.string(),
+    tool: z.string(),
+  }),
+  reference: z.object({
+    memBwBps: z.number().positive(),
+    intraNodeBwBps: z.number().positive(),
+    flops: z.object({ bf16: z.number().positive(), fp8: z.number().optional(), fp4: z.number().optional() }),
+  }),
+  overhead: overheadSchema,
+  /** family → group (dtype / kernel family) → fitted utilisation curve. */
+  families: z.record(z.string(), z.record(z.string(), curveSchema)),
+});
+
+export type CoefficientsFile = z.infer<typeof coefficientsSchema>;
+export type CurveJson = z.infer<typeof curveSchema>;
+export type ErrorStats = z.infer<typeof errorStatsSchema>;
+export type Overhead = z.infer<typeof overheadSchema>;
+
+/** Loaded coefficients with decoded grids. */
+export interface Coefficients {
+  file: CoefficientsFile;
+  curves: Map<string, Grid>; // key `${family}/${group}`
+}
+
+export function defaultCoefficientsDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return resolve(here, '../../../systems/coefficients');
+}
+
+export function coefficientsPath(dir: string, sku: string, backend: Backend | string): string {
+  return join(dir, sku, `${backend}.json`);
+}
+
+export function hasPerfDatabase(sku: string, backend: Backend, coefficientsDir = defaultCoefficientsDir()): boolean {
+  return existsSync(coefficientsPath(coefficientsDir, sku, backend));
+}
+
+const cache = new Map<string, Coefficients>();
+
+/** Loads (once per path) the coefficients of (sku, backend); NoPerfDatabase when there are none. */
+export function loadCoefficients(sku: string, backend: Backend, coefficientsDir = defaultCoefficientsDir()): Coefficients {
+  const path = coefficientsPath(coefficientsDir, sku, backend);
+  const hit = cache.get(path);
+  if (hit) return hit;
+  if (!existsSync(path)) throw new NoPerfDatabase(sku, backend);
+  const parsed = coefficientsSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) throw new Error(`invalid coefficients file ${path}: ${parsed.error.message}`);
+  const curves = new Map<string, Grid>();
+  for (const [fam, groups] of Object.entries(parsed.data.families)) {
+    for (const [group, c] of Object.entries(groups)) curves.set(`${fam}/${group}`, gridFromJson(c));
+  }
+  const out = { file: parsed.data, curves };
+  cache.set(path, out);
+  return out;
+}
+
+/** Forget loaded files (after a re-calibration in the same process). */
+export function clearCoefficientsCache(): void {
+  cache.clear();
+}

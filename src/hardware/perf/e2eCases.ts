@@ -1,0 +1,72 @@
+// Aggregated-serving rows of the perf DB's end-to-end ground truth (e2e/silicon_dev.csv) turned into
+// steady-state estimate inputs: used by calibration (backend overheads), the accuracy test and bench.
+import { join } from 'node:path';
+import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from '../../model/arch.js';
+import { findCatalogModel } from '../../model/catalog.js';
+import type { ParallelShape } from '../../parallel/shape.js';
+import { readCsv } from './perfdbTables.js';
+
+export interface E2eCase {
+  id: string;
+  sku: string;
+  backend: Backend;
+  model: ModelArch;
+  shape: ParallelShape;
+  quant: WeightQuant;
+  moeQuant: WeightQuant;
+  kvDtype: KvCacheDtype;
+  isl: number;
+  osl: number;
+  batch: number;
+  ttftMs: number;
+  tpotMs: number;
+}
+
+function quantOf(mode: string, precision: string, fallback: WeightQuant): WeightQuant | undefined {
+  if (mode === '') return precision === 'bf16' ? 'bf16' : fallback;
+  if (mode === 'fp8' || mode === 'fp8_block' || mode === 'nvfp4') return mode;
+  if (mode === 'bfloat16' || mode === 'bf16') return 'bf16';
+  return undefined; // int4_wo etc.: not a quantization Spica models
+}
+
+export interface E2eLoad {
+  cases: E2eCase[];
+  /** Rows skipped and why (unknown model, unsupported quantization). */
+  skipped: Map<string, number>;
+}
+
+/** Agg rows whose model is in the catalog and whose quantization Spica models. */
+export function loadE2eCases(perfdb: string, hasFp4: (sku: string) => boolean = () => true): E2eLoad {
+  const cases: E2eCase[] = [];
+  const skipped = new Map<string, number>();
+  const skip = (why: string): void => void skipped.set(why, (skipped.get(why) ?? 0) + 1);
+  for (const r of readCsv(join(perfdb, 'e2e', 'silicon_dev.csv'))) {
+    if (r.mode !== 'agg') continue;
+    const model = findCatalogModel(r.model_path);
+    if (!model) { skip(`unknown model ${r.model_path}`); continue; }
+    const quant = quantOf(r.gemm_quant_mode, r.precision, model.weightQuant);
+    const moeQuant = quantOf(r.moe_quant_mode, r.precision, quant ?? model.weightQuant);
+    if (!quant || !moeQuant) { skip(`quant ${r.gemm_quant_mode}/${r.moe_quant_mode}`); continue; }
+    if ((quant === 'nvfp4' || moeQuant === 'nvfp4') && !hasFp4(r.system)) { skip(`${r.gemm_quant_mode} (MXFP4 weight-only) on ${r.system} without FP4 tensor cores`); continue; }
+    const backend = r.backend as Backend;
+    if (backend !== 'vllm' && backend !== 'sglang' && backend !== 'trtllm') { skip(`backend ${r.backend}`); continue; }
+    // Empty or 0 parallel sizes mean "not used" (1).
+    const num = (k: string, d = 1): number => (r[k] && Number(r[k]) > 0 ? Number(r[k]) : d);
+    cases.push({
+      id: r.id,
+      sku: r.system,
+      backend,
+      model,
+      shape: { tp: num('tp_size'), pp: num('pp_size'), attention_dp: num('attention_dp_size'), moe_tp: num('moe_tp_size'), moe_ep: num('moe_ep_size') },
+      quant,
+      moeQuant,
+      kvDtype: model.kvCacheDtype,
+      isl: num('isl'),
+      osl: num('osl'),
+      batch: num('batch_size'),
+      ttftMs: Number(r.silicon_ttft_ms),
+      tpotMs: Number(r.silicon_tpot_ms),
+    });
+  }
+  return { cases, skipped };
+}

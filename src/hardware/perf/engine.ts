@@ -1,0 +1,207 @@
+// One engine pass of a transformer stack, composed from fitted op latencies (AIC's op graphs,
+// aiconfigurator-facts §5 "Op graphs per family"): per layer norms, projections, attention
+// (GQA, sliding-window, MLA or linear), FFN or MoE, collectives; once per pass embedding, final norm,
+// logits GEMM and pipeline hand-offs; plus the backend's per-pass overheads (fitted from e2e data).
+// The fitted kernelScale is applied per op (floored at each op's SOL) inside OpModel.
+import { InputError } from '../../errors.js';
+import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from '../../model/arch.js';
+import type { ParallelShape } from '../../parallel/shape.js';
+import type { EnginePerf, PassWork } from '../pass.js';
+import type { SystemSpec } from '../system.js';
+import { loadCoefficients, type Overhead } from './coefficients.js';
+import { OpModel } from './ops.js';
+import type { MlaGeometry } from './roofline.js';
+
+export interface EnginePerfInput {
+  model: ModelArch;
+  system: SystemSpec;
+  backend: Backend;
+  shape: ParallelShape;
+  /** Quantization of the attention / dense GEMMs. */
+  quant: WeightQuant;
+  kvDtype: KvCacheDtype;
+  /** Quantization of the routed experts (default: `quant`). */
+  moeQuant?: WeightQuant;
+  /** MTP draft tokens verified per decode step (0 = off). */
+  nextn?: number;
+  coefficientsDir?: string;
+  /** Replace the file's fitted overheads (calibration evaluates kernels-only passes this way). */
+  overhead?: Overhead;
+}
+
+/** A pass's cost split by phase, for reports and tests (ms). */
+export interface PassBreakdown {
+  tokenOpsMs: number;
+  prefillAttnMs: number;
+  decodeAttnMs: number;
+  overheadMs: number;
+  totalMs: number;
+}
+
+export interface DetailedEnginePerf extends EnginePerf {
+  breakdown(work: PassWork): PassBreakdown;
+  readonly overhead: Overhead;
+}
+
+/** Model-owned MoE token skew (AIC SDK/models: power_law_1.01 for DeepSeek-like MLA families, else 1.2). */
+function moeDistribution(m: ModelArch): string {
+  return m.attention === 'mla' ? 'power_law_1.01' : 'power_law_1.2';
+}
+
+const KERNEL_DTYPE: Record<WeightQuant, string> = { bf16: 'bfloat16', fp8: 'fp8', fp8_block: 'fp8_block', nvfp4: 'nvfp4' };
+
+/** Bounded memo: cleared wholesale when full (the simulator revisits a small set of token counts). */
+const MEMO_LIMIT = 8192;
+
+export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
+  const { model: m, system, backend, shape, kvDtype } = input;
+  const coeff = loadCoefficients(system.sku, backend, input.coefficientsDir);
+  const overhead = input.overhead ?? coeff.file.overhead;
+  const ops = new OpModel(coeff, system, overhead.kernelScale);
+  const nextn = input.nextn ?? 0;
+  const gemmDt = KERNEL_DTYPE[input.quant];
+  const moeDt = KERNEL_DTYPE[input.moeQuant ?? input.quant];
+  if ((input.quant === 'nvfp4' || input.moeQuant === 'nvfp4') && !coeff.file.reference.flops.fp4) {
+    throw new InputError(`quantization nvfp4 needs FP4 tensor cores; '${system.sku}' has none`);
+  }
+  const tp = shape.tp;
+  const dp = shape.attention_dp;
+  if (m.numHeads % tp !== 0 && m.attention === 'mla') throw new InputError(`tp ${tp} does not divide ${m.numHeads} heads of ${m.id}`);
+
+  const h = m.hiddenSize;
+  const hq = Math.max(1, Math.ceil(m.numHeads / tp));
+  const hkv = Math.max(1, Math.ceil(m.numKvHeads / tp));
+  const hd = m.headDim;
+  const kvB = kvDtype === 'fp8' ? 1 : 2;
+  const linear = m.linearAttention?.layers ?? 0;
+  const softmax = m.numLayers - linear;
+  const windowed = m.slidingWindow > 0 ? Math.round(softmax * m.slidingWindowLayerFraction) : 0;
+  const fullAttn = softmax - windowed;
+  const moeLayers = m.numExperts > 0 ? m.numLayers - m.firstKDense : 0;
+  const denseLayers = m.numLayers - moeLayers;
+  const mla: MlaGeometry | undefined =
+    m.attention === 'mla'
+      ? { hidden: h, qLoraRank: m.qLoraRank || 1536, kvLoraRank: m.kvLoraRank, ropeDim: m.qkRopeHeadDim, nopeDim: m.qkNopeHeadDim, vDim: m.vHeadDim }
+      : undefined;
+  // vLLM's tables only hold bf16 FMHA (AIC forces it); TRT-LLM / SGLang run FP8 FMHA with an FP8 cache.
+  const fp8Fmha = backend !== 'vllm';
+  const sharedInter = m.sharedExperts * m.moeIntermediateSize;
+
+  /** Ops whose cost depends only on the token count T of the pass (all but attention kernels), s. */
+  const tokenOps = (t: number, seqsOut: number): number => {
+    let s = 0;
+    // Per-layer element-wise traffic (bf16): two RMSNorms, residual adds, RoPE, KV-cache write.
+    const normBytes = 2 * (t * h * 2 + t * h * 2);
+    let perLayerEw = ops.elementwise(normBytes) * 2 + ops.elementwise(t * h * 2 * 3);
+    if (!mla) perLayerEw += ops.elementwise(t * (hq + hkv) * hd * 2 * 2) + ops.elementwise(t * 2 * hkv * hd * (2 + kvB));
+    else perLayerEw += ops.elementwise(t * (m.kvLoraRank + m.qkRopeHeadDim) * (2 + kvB));
+    s += perLayerEw * m.numLayers;
+    // Attention projections; linear-attention (Gated DeltaNet) layers are costed with the same GQA-shaped
+    // projections (an approximation: no table covers them). MLA projections live in its module or below.
+    if (!mla) {
+      const qkv = ops.gemm(t, (hq + 2 * hkv) * hd, h, gemmDt) + ops.gemm(t, h, hq * hd, gemmDt);
+      s += qkv * m.numLayers;
+    } else if (!ops.mlaModules) {
+      // Kernel-only MLA data (SGLang): add the projection GEMMs explicitly.
+      const proj =
+        ops.gemm(t, mla.qLoraRank, h, gemmDt) +
+        ops.gemm(t, hq * (mla.nopeDim + mla.ropeDim), mla.qLoraRank, gemmDt) +
+        ops.gemm(t, mla.kvLoraRank + mla.ropeDim, h, gemmDt) +
+        ops.gemm(t, hq * (mla.nopeDim + mla.vDim), mla.kvLoraRank, gemmDt) +
+        ops.gemm(t, h, hq * mla.vDim, gemmDt);
+      s += proj * m.numLayers;
+    }
+    // Dense FFN layers.
+    if (denseLayers > 0) {
+      const ffn = ops.gemm(t, (2 * m.intermediateSize) / tp, h, gemmDt) + ops.gemm(t, h, m.intermediateSize / tp, gemmDt) + ops.elementwise(t * (3 * m.intermediateSize / tp) * 2);
+      s += ffn * denseLayers;
+    }
+    // MoE layers: router, routed experts over tokens from every attention-DP rank, shared experts.
+    if (moeLayers > 0) {
+      const tm = t * dp;
+      let moe = ops.gemm(t, m.numExperts, h, 'bfloat16');
+      moe += ops.moe(tm, h, m.moeIntermediateSize, m.topK, m.numExperts, shape.moe_tp, shape.moe_ep, moeDt, moeDistribution(m));
+      if (sharedInter > 0) moe += ops.gemm(t, (2 * sharedInter) / tp, h, gemmDt) + ops.gemm(t, h, sharedInter / tp, gemmDt);
+      if (dp > 1) {
+        // Tokens of all DP ranks gathered into the MoE and scattered back.
+        const n = dp * tp;
+        moe += ops.collective('all_gather', tm * h * 2, n) + ops.collective('reduce_scatter', tm * h * 2, n);
+      }
+      s += moe * moeLayers;
+    }
+    // Tensor-parallel all-reduces: after attention and after the FFN/MoE.
+    if (tp > 1) s += 2 * m.numLayers * ops.allReduce(t * h * 2, tp);
+    // Once per pass: embedding, final norm, logits GEMM for the sequences that emit tokens.
+    s += ops.elementwise(t * h * 2 * 2) + ops.elementwise(t * h * 4);
+    s += ops.gemm(Math.max(1, seqsOut), m.vocabSize / tp, h, 'bfloat16');
+    if (shape.pp > 1) s += (shape.pp - 1) * ops.p2p(t * h * 2);
+    return s;
+  };
+
+  const memo = new Map<number, number>();
+  const tokenOpsCached = (t: number, seqsOut: number): number => {
+    const key = t * 65536 + Math.min(seqsOut, 65535);
+    let v = memo.get(key);
+    if (v === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      v = tokenOps(t, seqsOut);
+      memo.set(key, v);
+    }
+    return v;
+  };
+
+  const linearStateBytes = (() => {
+    const la = m.linearAttention;
+    if (!la) return 0;
+    const vh = Math.ceil(la.numValueHeads / tp);
+    return vh * la.keyHeadDim * la.valueHeadDim * 2;
+  })();
+
+  const prefillAttn = (w: PassWork): number => {
+    if (w.prefillSeqs <= 0 || w.prefillTokens <= 0) return 0;
+    const b = w.prefillSeqs;
+    // Equivalent no-prefix length with the same causal query-key pairs: pairs = b · s² / 2.
+    const pairs = Math.max(w.prefillAttnPairs, w.prefillTokens / 2);
+    const s = Math.max(1, Math.sqrt((2 * pairs) / b));
+    let t = 0;
+    if (mla) t += ops.mlaContext(b, s, hq, mla, gemmDt, kvDtype) * m.numLayers;
+    else {
+      if (fullAttn > 0) t += ops.contextAttention(b, s, hq, hkv, hd, 0, kvDtype, fp8Fmha) * fullAttn;
+      if (windowed > 0) t += ops.contextAttention(b, s, hq, hkv, hd, m.slidingWindow, kvDtype, fp8Fmha) * windowed;
+    }
+    if (linear > 0) t += ops.elementwise(2 * b * linearStateBytes + w.prefillTokens * h * 4) * linear;
+    return t;
+  };
+
+  const decodeAttn = (w: PassWork): number => {
+    if (w.decodeSeqs <= 0) return 0;
+    const b = w.decodeSeqs * (1 + nextn);
+    const kv = Math.max(1, w.decodeContextSum / w.decodeSeqs);
+    let t = 0;
+    if (mla) t += ops.mlaGeneration(b, kv, hq, mla, gemmDt, kvDtype) * m.numLayers;
+    else {
+      if (fullAttn > 0) t += ops.generationAttention(b, kv, hq, hkv, hd, 0, kvDtype) * fullAttn;
+      if (windowed > 0) t += ops.generationAttention(b, kv, hq, hkv, hd, m.slidingWindow, kvDtype) * windowed;
+    }
+    if (linear > 0) t += ops.elementwise(2 * w.decodeSeqs * linearStateBytes) * linear;
+    return t;
+  };
+
+  const breakdown = (w: PassWork): PassBreakdown => {
+    const tokens = w.prefillTokens + w.decodeSeqs * (1 + nextn);
+    if (tokens <= 0) return { tokenOpsMs: 0, prefillAttnMs: 0, decodeAttnMs: 0, overheadMs: 0, totalMs: 0 };
+    const seqsOut = w.prefillSeqs + w.decodeSeqs * (1 + nextn);
+    const tok = tokenOpsCached(Math.round(tokens), Math.round(seqsOut)) * 1e3;
+    const pa = prefillAttn(w) * 1e3;
+    const da = decodeAttn(w) * 1e3;
+    const over = overhead.passMs + overhead.perLayerMs * m.numLayers;
+    const total = tok + pa + da + over;
+    return { tokenOpsMs: tok, prefillAttnMs: pa, decodeAttnMs: da, overheadMs: over, totalMs: total };
+  };
+
+  return {
+    overhead,
+    breakdown,
+    passMs: (w) => breakdown(w).totalMs,
+  };
+}
