@@ -6,6 +6,7 @@
 import { evaluateCandidate } from '../activities/evaluate.js';
 import { parseConfigText } from '../src/config/load.js';
 import type { SmartSearchConfig } from '../src/config/schema.js';
+import { REPLAY_RUNNER_CAPABILITIES } from '../src/replay/capabilities.js';
 import { SIMULATOR_VERSION } from '../src/replay/report.js';
 import { goalObjectives, OBJECTIVE_DIRECTION } from '../src/search/goal.js';
 import { hypervolume, paretoFrontIndices } from '../src/search/pareto.js';
@@ -75,6 +76,7 @@ function memoEvaluator(config: SmartSearchConfig, memo: Map<string, EvalOutcome>
   let replays = 0;
   return {
     simulatorVersion: SIMULATOR_VERSION,
+    capabilities: REPLAY_RUNNER_CAPABILITIES,
     replays: () => replays,
     evaluate: async (cands: Parameters<typeof evaluateCandidate>[1][]) =>
       cands.map((m) => {

@@ -16,7 +16,8 @@ import {
   type LoadPredictorSpec,
 } from '../config/composites.js';
 import { InputError } from '../errors.js';
-import { plannerOptimizationTarget, type GoalTargetName } from '../search/goal.js';
+import { plannerOptimizationTarget } from '../config/scalingPolicyFilter.js';
+import type { GoalTargetName } from '../search/goal.js';
 import type { CandidateRow, SweepResult } from '../search/sweepResult.js';
 import { workerRolesOf } from './roles.js';
 
@@ -90,7 +91,7 @@ export function plannerSettingsOf(row: Pick<CandidateRow, 'id' | 'config'>, ques
     : null;
 
   const goal = question.goal as { target?: GoalTargetName; sla?: { ttft_ms?: number | null; itl_ms?: number | null } | null };
-  const target = plannerOptimizationTarget(goal.target ?? 'throughput');
+  const target = plannerOptimizationTarget({ target: goal.target ?? 'throughput' });
   const roles = workerRolesOf(row);
   const engineGpus = (role: 'agg' | 'prefill' | 'decode') => {
     const g = roles.find((r) => r.role === role)?.group;

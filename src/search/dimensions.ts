@@ -4,9 +4,12 @@
 // killed them, so `spica explain` can say why. The latent parallel features are merged in later by
 // the parallel module through `parallelDimensions` / `withParallelDimensions`.
 import type { Backend } from '../model/arch.js';
-import { ENGINE_LIST_KNOBS, ENGINE_SCALAR_KNOBS, KV_ROUTER_KNOBS, OFFLOAD_WEIGHT_KNOBS, type EngineRole } from '../config/choices.js';
-import { compositeLabel, enablesAnyScaling, type ScalingPolicyEntry } from '../config/composites.js';
-import { filterScalingPolicies } from '../config/scalingPolicyFilter.js';
+import { ENGINE_LIST_KNOBS, ENGINE_SCALAR_KNOBS, type EngineRole } from '../config/choices.js';
+import type { ScalingPolicyEntry } from '../config/composites.js';
+import type { TraceRequest } from '../forecast/window.js';
+import { BUILTIN_PROVIDERS } from './providers/builtin.js';
+import { PLANNER_PROVIDER, type PlannerState } from './providers/plannerProvider.js';
+import { adapterPrefix, listKnob, type AdapterSearchPlan } from './providers/provider.js';
 import type { SmartSearchConfig } from '../config/schema.js';
 import type { Dimension, DimensionValue } from './optimizer/space.js';
 
@@ -29,30 +32,24 @@ export interface BranchDimensions {
   scaling_policies: ScalingPolicyEntry[];
 }
 
-export const ROUTER_PREFIX = 'adapter::dynamo.router::';
-export const PLANNER_PREFIX = 'adapter::dynamo.planner::';
+export const ROUTER_PREFIX = adapterPrefix('dynamo.router');
+export const PLANNER_PREFIX = adapterPrefix(PLANNER_PROVIDER);
+
+/** Every built-in provider's search plan for this config (the planner's includes the load-predictor sub-sweep). */
+export function generateProviderPlans(config: SmartSearchConfig, traceRequests?: readonly TraceRequest[]): AdapterSearchPlan<unknown>[] {
+  return BUILTIN_PROVIDERS.map((p) => (p.generateSearchSpace as (ctx: object) => AdapterSearchPlan<unknown>)({ config, traceRequests }));
+}
 
 /** Engine knobs whose values span orders of magnitude: searched on a log scale. */
 const LOG_SCALE_SUFFIXES = ['_max_num_seqs', '_max_num_batched_tokens'];
 
 const ROLES: Record<DeploymentModeName, EngineRole[]> = { agg: ['agg'], disagg: ['prefill', 'decode'] };
 
-/** A knob's list: two or more values search it, one value pins it. */
-function addListKnob(
-  out: Pick<BranchDimensions, 'dimensions' | 'pinned'>,
-  name: string,
-  values: readonly DimensionValue[],
-  kind: 'categorical' | 'discrete',
-  logScale = false,
-): void {
-  if (values.length === 1) {
-    out.pinned[name] = values[0];
-    return;
-  }
-  out.dimensions.push({ name, kind, values: [...values], ...(logScale ? { log_scale: true } : {}) });
-}
-
-function branchFor(config: SmartSearchConfig, mode: DeploymentModeName): BranchDimensions | { skipped: string } {
+function branchFor(
+  config: SmartSearchConfig,
+  mode: DeploymentModeName,
+  providerPlans: readonly AdapterSearchPlan<unknown>[],
+): BranchDimensions | { skipped: string } {
   const s = config.search_space;
   const b: BranchDimensions = { deployment_mode: mode, backends: [], dimensions: [], pinned: {}, dropped: [], scaling_policies: [] };
 
@@ -62,7 +59,7 @@ function branchFor(config: SmartSearchConfig, mode: DeploymentModeName): BranchD
     b.dropped.push({ name: 'backend=trtllm', rule: 'TRT-LLM is excluded from disagg branches: Dynamo replay rejects TRT-LLM disaggregation' });
   if (b.backends.length === 0)
     return { skipped: `deployment_mode '${mode}' skipped: no backend left (backend ${JSON.stringify(s.backend)}; TRT-LLM cannot run disaggregated in replay)` };
-  addListKnob(b, 'backend', b.backends, 'categorical');
+  listKnob(b, 'backend', b.backends, 'categorical');
 
   // Context the candidate is evaluated in (never searched).
   const context: Record<string, unknown> = {
@@ -82,34 +79,18 @@ function branchFor(config: SmartSearchConfig, mode: DeploymentModeName): BranchD
   // Engine knobs of this branch's roles only.
   for (const role of ROLES[mode]) {
     for (const knob of ENGINE_LIST_KNOBS[role])
-      addListKnob(b, knob, s[knob], 'discrete', LOG_SCALE_SUFFIXES.some((x) => knob.endsWith(x)));
+      listKnob(b, knob, s[knob], 'discrete', LOG_SCALE_SUFFIXES.some((x) => knob.endsWith(x)));
     for (const knob of ENGINE_SCALAR_KNOBS[role]) b.pinned[knob] = s[knob];
   }
 
-  // Router: KV-router weights are dead without kv_router; host/disk weights without G2 offload.
-  addListKnob(b, `${ROUTER_PREFIX}router_mode`, s.router_mode, 'categorical');
-  const kvRouter = s.router_mode.includes('kv_router');
-  for (const knob of KV_ROUTER_KNOBS) {
-    const name = `${ROUTER_PREFIX}${knob}`;
-    if (!kvRouter) b.dropped.push({ name, rule: 'router_mode has no kv_router: KV-router weights are ignored under round_robin' });
-    else if ((OFFLOAD_WEIGHT_KNOBS as readonly string[]).includes(knob) && s.num_g2_blocks === 0)
-      b.dropped.push({ name, rule: 'num_g2_blocks is 0: with host offload off there are no host/disk blocks to weight' });
-    else addListKnob(b, name, s[knob], 'discrete');
-  }
-
-  // Planner: the goal decides which scaling loops may run.
-  const { kept, dropped } = filterScalingPolicies(s.planner_scaling_policy, config.goal);
-  b.scaling_policies = kept;
-  for (const d of dropped) b.dropped.push({ name: `${PLANNER_PREFIX}scaling_policy=${d.label}`, rule: d.rule });
-  addListKnob(b, `${PLANNER_PREFIX}scaling_policy`, kept.map(compositeLabel), 'categorical');
-  const scales = kept.some(enablesAnyScaling);
-  for (const [knob, entries] of [
-    ['fpm_sampling', s.planner_fpm_sampling],
-    ['load_sensitivity', s.planner_load_sensitivity],
-  ] as const) {
-    const name = `${PLANNER_PREFIX}${knob}`;
-    if (!scales) b.dropped.push({ name, rule: 'no kept planner_scaling_policy enables scaling (planner off): FPM sampling and load sensitivity are unused' });
-    else addListKnob(b, name, entries.map((e) => compositeLabel(e)), 'categorical');
+  // Router and planner knobs come from their providers, namespaced `adapter::<provider>::<param>`.
+  for (const plan of providerPlans) {
+    const prefix = adapterPrefix(plan.provider);
+    const part = plan.branches[mode];
+    for (const d of part.dimensions) b.dimensions.push({ ...d, name: `${prefix}${d.name}`, values: [...d.values] });
+    for (const [k, v] of Object.entries(part.pinned)) b.pinned[`${prefix}${k}`] = v;
+    for (const d of part.dropped) b.dropped.push({ name: `${prefix}${d.name}`, rule: d.rule });
+    if (plan.provider === PLANNER_PROVIDER) b.scaling_policies = [...(plan.state as PlannerState).policies];
   }
 
   // Pareto KV-load range: a continuous dimension of the branch.
@@ -131,15 +112,17 @@ function branchFor(config: SmartSearchConfig, mode: DeploymentModeName): BranchD
 export function planBranchDimensions(
   config: SmartSearchConfig,
   parallelDimensions?: Partial<Record<DeploymentModeName, Dimension[]>>,
-): { branches: BranchDimensions[]; warnings: string[] } {
+  opts: { traceRequests?: readonly TraceRequest[] } = {},
+): { branches: BranchDimensions[]; warnings: string[]; providers: AdapterSearchPlan<unknown>[] } {
   const branches: BranchDimensions[] = [];
   const warnings: string[] = [];
+  const providers = generateProviderPlans(config, opts.traceRequests);
   for (const mode of config.search_space.deployment_mode) {
-    const b = branchFor(config, mode);
+    const b = branchFor(config, mode, providers);
     if ('skipped' in b) warnings.push(b.skipped);
     else branches.push(withParallelDimensions(b, parallelDimensions?.[mode] ?? []));
   }
-  return { branches, warnings };
+  return { branches, warnings, providers };
 }
 
 /** Merge the latent parallel features into a branch; single-valued ones are pinned, as the seed says. */

@@ -99,10 +99,3 @@ export function strictSlaViolation(goal: GoalSpec, metrics: Record<string, numbe
   }
   return null;
 }
-
-/** The planner's optimization_target derived from the sweep goal (seed: "How the sweep uses these"). */
-export function plannerOptimizationTarget(target: GoalTargetName): 'throughput' | 'latency' | 'sla' {
-  if (target === 'e2e_latency') return 'latency';
-  if (target === 'goodput' || target === 'goodput_per_gpu') return 'sla';
-  return 'throughput';
-}

@@ -6,6 +6,7 @@ import { NoViableParallelConfig } from '../errors.js';
 import { assembleSweepResult, type BranchOutcome } from './assembleResult.js';
 import { runBranchStudy, type StudyHooks } from './study/branchStudy.js';
 import type { MaterializedCandidate } from './study/materialize.js';
+import type { RunnerCapabilities } from './providers/capabilities.js';
 import { planSweep, type PlannedBranch, type SweepPlanOptions } from './sweepPlan.js';
 import type { SweepResult } from './sweepResult.js';
 import type { EvalOutcome } from './trial.js';
@@ -14,6 +15,8 @@ export interface CandidateEvaluator {
   /** Replays one wave of candidates; outcomes in input order. */
   evaluate(candidates: MaterializedCandidate[], branch: PlannedBranch): Promise<EvalOutcome[]>;
   readonly simulatorVersion: string;
+  /** What the runner behind this evaluator supports (preflight before the first trial). */
+  readonly capabilities: RunnerCapabilities;
   /** Replays skipped thanks to a persistent cache (reported in counts, not part of determinism). */
   persistentCacheHits?(): number;
 }
@@ -27,7 +30,7 @@ export interface LocalSweepOptions extends SweepPlanOptions {
 }
 
 export async function runSweepLocal(config: SmartSearchConfig, opts: LocalSweepOptions): Promise<SweepResult> {
-  const plan = planSweep(config, opts);
+  const plan = planSweep(config, { ...opts, capabilities: opts.evaluator.capabilities });
   if (plan.branches.length === 0) {
     throw new NoViableParallelConfig(config.search_space.deployment_mode.join('+'), plan.warnings.join('; ') || 'no viable deployment_mode');
   }

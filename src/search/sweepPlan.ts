@@ -2,9 +2,8 @@
 // parallel pool and latent features, merge them with the knob dimensions, run the load-predictor
 // sub-sweep, and return one BranchStudyPlan + materializer per viable deployment_mode.
 import { createHash } from 'node:crypto';
-import { compositeLabel, expandLoadPredictor } from '../config/composites.js';
 import type { SmartSearchConfig } from '../config/schema.js';
-import { sweepLoadPredictors, type LoadPredictorSweepResult } from '../forecast/subSweep.js';
+import type { LoadPredictorSweepResult } from '../forecast/subSweep.js';
 import type { TraceRequest } from '../forecast/window.js';
 import { estimateMemory } from '../model/memory.js';
 import { planParallel, type ParallelInputs, type ParallelSourceOptions } from '../parallel/fromConfig.js';
@@ -14,13 +13,17 @@ import type { WorkerGroup } from '../parallel/shape.js';
 import { canonicalJson } from '../replay/canonical-json.js';
 import { planBranchDimensions, type BranchDimensions, type Dimension } from './dimensions.js';
 import { goalObjectives, OBJECTIVE_DIRECTION, type GoalSpec } from './goal.js';
-import { planLoadPredictor } from './loadPredictorPlan.js';
+import { requireCompatible, type RunnerCapabilities } from './providers/capabilities.js';
+import { PLANNER_PROVIDER, type PlannerState } from './providers/plannerProvider.js';
+import { REPLAY_SPEC_VERSION } from './study/plan.js';
 import type { Point } from './optimizer/space.js';
 import type { FlatCandidate } from './sweepResult.js';
 import { BranchMaterializer, type CandidateKvTokens } from './study/materialize.js';
 import type { BranchStudyPlan, StudySettings } from './study/plan.js';
 
 export interface SweepPlanOptions extends ParallelSourceOptions {
+  /** The replay runner's capabilities: checked against every branch before the first trial. */
+  capabilities?: RunnerCapabilities;
   /** The trace's requests (arrival ms from 0, isl, osl) for the load-predictor sub-sweep; absent for synthetic workloads. */
   traceRequests?: readonly TraceRequest[];
 }
@@ -121,28 +124,12 @@ export function planSweep(config: SmartSearchConfig, opts: SweepPlanOptions = {}
     latentByMode[pool.mode] = space.features;
     parallelDims[pool.mode] = space.features.map(toDimension);
   }
-  const dims = planBranchDimensions(config, parallelDims);
+  const dims = planBranchDimensions(config, parallelDims, { traceRequests: opts.traceRequests });
+  const planner = dims.providers.find((p) => p.provider === PLANNER_PROVIDER)!.state as PlannerState;
   const goal = config.goal as GoalSpec;
   const objectives = goalObjectives(goal).map((name) => ({ name, direction: OBJECTIVE_DIRECTION[name] }));
   const settings = studySettings(config);
   const kvTokens = candidateKvTokens(config, parallel.inputs);
-
-  // One sub-sweep over the union of every branch's throughput intervals (same trace, same candidates).
-  const lpPlans = dims.branches.map((b) => planLoadPredictor(config, b));
-  const intervals = [...new Set(lpPlans.flatMap((p) => p.intervals_seconds))].sort((a, b) => a - b);
-  const candidates = config.search_space.load_predictor_candidates.map((e) => ({ id: compositeLabel(e), spec: expandLoadPredictor(e) }));
-  const loadPredictor = sweepLoadPredictors({
-    requests: opts.traceRequests ?? [],
-    static_workload: config.workload.trace_path === undefined,
-    throughput_intervals_seconds: intervals,
-    candidates: candidates as Parameters<typeof sweepLoadPredictors>[0]['candidates'],
-  });
-  const fallback = lpPlans[0]?.fallback ?? { label: 'constant_last' as const, spec: expandLoadPredictor('constant_last') };
-  const byInterval: Record<string, { label: string; spec: ReturnType<typeof expandLoadPredictor> }> = {};
-  for (const r of loadPredictor.per_interval) {
-    const c = candidates.find((x) => x.id === r.winner);
-    byInterval[String(r.interval_seconds)] = c ? { label: c.id, spec: c.spec } : fallback;
-  }
 
   const branches: PlannedBranch[] = [];
   const warnings = [...parallel.warnings, ...dims.warnings];
@@ -169,8 +156,7 @@ export function planSweep(config: SmartSearchConfig, opts: SweepPlanOptions = {}
       config,
       branch,
       pool,
-      loadPredictorByInterval: byInterval,
-      loadPredictorFallback: fallback,
+      providers: dims.providers,
       kvTokensPerRank: kvTokens,
     });
     const plan: BranchStudyPlan = {
@@ -185,5 +171,13 @@ export function planSweep(config: SmartSearchConfig, opts: SweepPlanOptions = {}
     };
     branches.push({ plan, materializer, pool });
   }
+  if (opts.capabilities) {
+    requireCompatible(opts.capabilities, {
+      replay_spec_api_version: REPLAY_SPEC_VERSION,
+      backend_topologies: branches.flatMap((b) => b.plan.backends.map((be) => [be, b.plan.deployment_mode] as [string, string])),
+      hooks: dims.providers.flatMap((p) => p.potential_runtime_hooks),
+    });
+  }
+  const loadPredictor = planner.loadPredictor ?? { reason: 'forecast_loss' as const, per_interval: [] };
   return { config, config_hash: configHash(config), branches, load_predictor: loadPredictor, warnings };
 }

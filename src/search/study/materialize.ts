@@ -2,19 +2,7 @@
 // knob from the point or its pinned value, expands the planner composites, wires the load-predictor
 // winner, derives the kv_load_ratio concurrency. Deterministic: a pure function of (context, point),
 // so it may run in an activity while the workflow keeps only the small BranchStudyPlan.
-import { ENGINE_LIST_KNOBS, KV_ROUTER_KNOBS, type EngineRole } from '../../config/choices.js';
-import {
-  compositeLabel,
-  enablesAnyScaling,
-  enablesThroughputScaling,
-  expandFpmSampling,
-  expandLoadSensitivity,
-  expandScalingPolicy,
-  type FpmSamplingEntry,
-  type LoadPredictorSpec,
-  type LoadSensitivityEntry,
-  type ScalingPolicyEntry,
-} from '../../config/composites.js';
+import { ENGINE_LIST_KNOBS, type EngineRole } from '../../config/choices.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import type { Backend } from '../../model/arch.js';
 import { latentSpace, type LatentValue } from '../../parallel/latent.js';
@@ -23,8 +11,10 @@ import { projectParallel } from '../../parallel/project.js';
 import { usedGpus, type ParallelConfig, type WorkerGroup } from '../../parallel/shape.js';
 import { canonicalJson } from '../../replay/canonical-json.js';
 import { kvLoadConcurrency } from '../../replay/workload/kv-load.js';
-import { PLANNER_PREFIX, ROUTER_PREFIX, type BranchDimensions } from '../dimensions.js';
-import { plannerOptimizationTarget } from '../goal.js';
+import type { BranchDimensions } from '../dimensions.js';
+import { BUILTIN_PROVIDERS } from '../providers/builtin.js';
+import { adapterPrefix, type AdapterSearchPlan } from '../providers/provider.js';
+import type { DimensionValue } from '../optimizer/space.js';
 import { enumerateSpace } from '../optimizer/thorough.js';
 import type { Dimension, Point } from '../optimizer/space.js';
 import type { FlatCandidate, ProjectionRecord } from '../sweepResult.js';
@@ -48,9 +38,8 @@ export interface MaterializeInputs {
   config: SmartSearchConfig;
   branch: BranchDimensions;
   pool: ParallelPool;
-  /** Winner of the load-predictor sub-sweep per throughput interval (seconds). */
-  loadPredictorByInterval: Record<string, { label: string; spec: LoadPredictorSpec }>;
-  loadPredictorFallback: { label: string; spec: LoadPredictorSpec };
+  /** The built-in providers' search plans (router, planner with its load-predictor winners). */
+  providers: readonly AdapterSearchPlan<unknown>[];
   kvTokensPerRank: CandidateKvTokens;
 }
 
@@ -59,9 +48,6 @@ const ROLES: Record<'agg' | 'disagg', EngineRole[]> = { agg: ['agg'], disagg: ['
 export class BranchMaterializer {
   private readonly latentNames: Set<string>;
   private readonly constants: Record<string, LatentValue>;
-  private readonly policies = new Map<string, ScalingPolicyEntry>();
-  private readonly fpm = new Map<string, FpmSamplingEntry>();
-  private readonly sensitivity = new Map<string, LoadSensitivityEntry>();
   private thoroughPairs: { member: PoolMember; backend: Backend }[] | null = null;
   private thoroughKnobs: Point[] | null = null;
 
@@ -69,10 +55,6 @@ export class BranchMaterializer {
     const space = latentSpace(inp.pool, inp.branch.deployment_mode);
     this.latentNames = new Set(space.features.map((f) => f.name));
     this.constants = space.constants;
-    const ss = inp.config.search_space;
-    for (const e of inp.branch.scaling_policies) this.policies.set(compositeLabel(e), e);
-    for (const e of ss.planner_fpm_sampling) this.fpm.set(compositeLabel(e), e);
-    for (const e of ss.planner_load_sensitivity) this.sensitivity.set(compositeLabel(e), e);
   }
 
   get mode(): 'agg' | 'disagg' {
@@ -144,44 +126,30 @@ export class BranchMaterializer {
     throw new Error(`dimension '${name}' is neither searched nor pinned in the ${this.mode} branch`);
   }
 
+  /** One provider's local parameter values for this point (searched, else pinned), prefix stripped. */
+  private selection(point: Point, provider: string): Record<string, DimensionValue> {
+    const prefix = adapterPrefix(provider);
+    const out: Record<string, DimensionValue> = {};
+    for (const [k, v] of Object.entries(this.inp.branch.pinned)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v as DimensionValue;
+    for (const [k, v] of Object.entries(point)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
+    return out;
+  }
+
   private finish(point: Point, backend: Backend, parallel: ParallelConfig, projection: ProjectionRecord | null): MaterializedCandidate {
     const { config } = this.inp;
     const ss = config.search_space;
     const engine: Record<string, number | boolean | null> = {};
     for (const role of ROLES[this.mode]) for (const knob of ENGINE_LIST_KNOBS[role]) engine[knob] = this.value(point, knob) as number;
 
-    const router: Record<string, unknown> = { router_mode: this.value(point, `${ROUTER_PREFIX}router_mode`) };
-    if (router.router_mode === 'kv_router') {
-      for (const knob of KV_ROUTER_KNOBS) {
-        const name = `${ROUTER_PREFIX}${knob}`;
-        // Dead weights (dropped: no G2 offload) stay out of the candidate so they never split the cache key.
-        if (name in point || name in this.inp.branch.pinned) router[knob] = this.value(point, name);
-      }
-    }
-
-    const policyLabel = this.value(point, `${PLANNER_PREFIX}scaling_policy`) as string;
-    const policyEntry = this.policies.get(policyLabel);
-    if (policyEntry === undefined) throw new Error(`unknown scaling policy '${policyLabel}'`);
-    const policy = expandScalingPolicy(policyEntry);
-    const planner: Record<string, unknown> = {
-      planner_scaling_policy: policyEntry,
-      scaling_policy: policy,
-      optimization_target: plannerOptimizationTarget(config.goal.target),
-    };
-    if (enablesAnyScaling(policyEntry)) {
-      const fpmEntry = this.fpm.get(this.value(point, `${PLANNER_PREFIX}fpm_sampling`) as string);
-      const sensEntry = this.sensitivity.get(this.value(point, `${PLANNER_PREFIX}load_sensitivity`) as string);
-      if (fpmEntry === undefined || sensEntry === undefined) throw new Error('planner composite label not in the config');
-      planner.planner_fpm_sampling = fpmEntry;
-      planner.planner_load_sensitivity = sensEntry;
-      planner.fpm_sampling = expandFpmSampling(fpmEntry);
-      planner.load_sensitivity = expandLoadSensitivity(sensEntry);
-    }
-    if (enablesThroughputScaling(policyEntry)) {
-      const interval = String(policy.throughput_adjustment_interval_seconds);
-      const winner = this.inp.loadPredictorByInterval[interval] ?? this.inp.loadPredictorFallback;
-      planner.load_predictor = winner.label;
-      planner.load_predictor_spec = winner.spec;
+    const adapters: Record<string, Record<string, unknown>> = {};
+    for (const plan of this.inp.providers) {
+      const provider = BUILTIN_PROVIDERS.find((p) => p.name === plan.provider);
+      if (!provider) throw new Error(`no provider '${plan.provider}'`);
+      adapters[plan.provider] = provider.materializeReplay(plan, this.selection(point, plan.provider), {
+        deployment_mode: this.mode,
+        backend,
+        config,
+      }).config;
     }
 
     const candidate: FlatCandidate = {
@@ -189,7 +157,7 @@ export class BranchMaterializer {
       backend,
       engine,
       parallel_config: parallel as FlatCandidate['parallel_config'],
-      adapters: { 'dynamo.router': router, 'dynamo.planner': planner },
+      adapters,
     };
 
     let concurrency: number | null = null;

@@ -28,5 +28,8 @@ export interface BranchStudyPlan {
   settings: StudySettings;
 }
 
+/** The ReplaySpec api_version the sweeper materializes (checked against the runner before the first trial). */
+export const REPLAY_SPEC_VERSION = 1;
+
 /** The point key `thorough` uses: the candidate's index in the complete enumeration. */
 export const THOROUGH_INDEX = '__thorough_index';

@@ -1,0 +1,78 @@
+// Built-in providers (namespacing, dead dimensions, materialization) and the RunnerCapabilities preflight.
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../src/config/load.js';
+import { REPLAY_RUNNER_CAPABILITIES } from '../../src/replay/capabilities.js';
+import { planBranchDimensions } from '../../src/search/dimensions.js';
+import { requireCompatible, supportsTopology } from '../../src/search/providers/capabilities.js';
+import { plannerProvider } from '../../src/search/providers/plannerProvider.js';
+import { routerProvider } from '../../src/search/providers/routerProvider.js';
+import { planSweep } from '../../src/search/sweepPlan.js';
+
+const base = (extra = '', goal = 'goal: {target: throughput}') =>
+  parseConfigText(`
+search_space:
+  model_name: meta-llama/Llama-3.1-8B-Instruct
+  hardware_sku: h100_sxm
+  gpu_budget: 4
+  deployment_mode: [agg]
+  backend: [vllm]
+${extra}
+workload: {isl: 256, osl: 32, concurrency: 4, num_request_ratio: 2}
+${goal}
+`);
+
+describe('built-in providers', () => {
+  it('namespace router and planner parameters as adapter::<provider>::<param>', () => {
+    const { branches } = planBranchDimensions(base('  planner_scaling_policy: [disabled, load_180_5]'));
+    const names = branches[0].dimensions.map((d) => d.name);
+    expect(names).toContain('adapter::dynamo.router::router_mode');
+    expect(names).toContain('adapter::dynamo.router::prefill_load_scale');
+    expect(names).toContain('adapter::dynamo.planner::scaling_policy');
+    expect(names).toContain('adapter::dynamo.planner::fpm_sampling');
+    expect(names.filter((n) => n.startsWith('adapter::') && !/^adapter::dynamo\.(router|planner)::/.test(n))).toEqual([]);
+  });
+
+  it('router: weights are dropped under round_robin and left out of the materialized config', () => {
+    const cfg = base('  router_mode: [round_robin]');
+    const plan = routerProvider.generateSearchSpace({ config: cfg });
+    expect(plan.branches.agg.dropped.map((d) => d.name)).toContain('overlap_score_credit');
+    const out = routerProvider.materializeReplay(plan, { router_mode: 'round_robin', overlap_score_credit: 1 }, { deployment_mode: 'agg', backend: 'vllm', config: cfg });
+    expect(out.config).toEqual({ router_mode: 'round_robin' });
+    expect(out.runtime_hooks[0]).toMatchObject({ provider: 'dynamo.router', kind: 'placement_policy', api_version: 1 });
+  });
+
+  it('planner: expands the selected composites and wires the load-predictor winner into throughput scaling', () => {
+    const cfg = base('  planner_scaling_policy: [disabled, throughput_180_5]', 'goal: {target: goodput, sla: {ttft_ms: 500, itl_ms: 50}}');
+    const plan = plannerProvider.generateSearchSpace({ config: cfg });
+    expect(plan.state.loadPredictor?.reason).toBe('static_workload_constant');
+    const ctx = { deployment_mode: 'agg' as const, backend: 'vllm', config: cfg };
+    const off = plannerProvider.materializeReplay(plan, { scaling_policy: 'disabled', fpm_sampling: 'small', load_sensitivity: 'default' }, ctx);
+    expect(off.config.load_predictor).toBeUndefined();
+    expect(off.config.fpm_sampling).toBeUndefined();
+    expect(off.runtime_hooks).toEqual([]);
+    const on = plannerProvider.materializeReplay(plan, { scaling_policy: 'throughput_180_5', fpm_sampling: 'small', load_sensitivity: 'aggressive' }, ctx);
+    expect(on.config).toMatchObject({
+      optimization_target: 'sla',
+      scaling_policy: { enable_throughput_scaling: true, throughput_adjustment_interval_seconds: 180 },
+      fpm_sampling: { max_num_fpm_samples: 32, fpm_sample_bucket_size: 4 },
+      load_sensitivity: { load_scaling_down_sensitivity: 70, load_min_observations: 3 },
+      load_predictor: 'constant_last',
+    });
+    expect(on.runtime_hooks[0]).toMatchObject({ provider: 'dynamo.planner', kind: 'scaling_policy' });
+  });
+});
+
+describe('RunnerCapabilities preflight', () => {
+  it('accepts what the replay runner supports', () => {
+    expect(() => planSweep(base(), { capabilities: REPLAY_RUNNER_CAPABILITIES })).not.toThrow();
+    expect(supportsTopology(REPLAY_RUNNER_CAPABILITIES, 'trtllm', 'disagg')).toBe(false);
+  });
+
+  it('fails before the first trial on an unsupported version, topology or hook, listing each', () => {
+    const caps = { replay_spec_api_version: 2, supported_backend_topologies: [['sglang', '*']] as [string, string][], supported_hooks: [] };
+    expect(() => planSweep(base(), { capabilities: caps })).toThrow(/api_version 1.*backend 'vllm' in agg topology.*dynamo\.router:placement_policy@1/);
+    expect(() =>
+      requireCompatible({ ...REPLAY_RUNNER_CAPABILITIES }, { replay_spec_api_version: 1, backend_topologies: [['trtllm', 'disagg']], hooks: [] }),
+    ).toThrow(/trtllm' in disagg/);
+  });
+});
