@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, parseDocument } from 'yaml';
 import { InputError } from '../errors.js';
+import { findCatalogModel, listModels, resolveModel } from '../model/catalog.js';
 import { ConfigInvalid, type ConfigIssue } from './errors.js';
 import { SmartSearchConfigSchema, type SmartSearchConfig } from './schema.js';
 import { formatConfigPath, yamlLocator, type ConfigPath, type Locator } from './yamlLocation.js';
@@ -64,6 +65,23 @@ function fileIssues(raw: unknown, opts: ConfigLoadOptions, locate: Locator | und
       );
     }
   }
+  const model = valueAt(raw, ['search_space', 'model_name']);
+  if (typeof model === 'string' && model.trim().length > 0) {
+    // A catalog id or alias, or a Hugging Face config.json (file or directory) relative to the config file.
+    try {
+      resolveModel(model, { baseDir: opts.baseDir });
+    } catch (e) {
+      out.push(
+        issueAt(
+          ['search_space', 'model_name'],
+          raw,
+          locate,
+          (e as Error).message.replace(/\. Known models: .*$/s, ''),
+          `a known model id (${listModels().join(', ')}) or the path of a Hugging Face config.json`,
+        ),
+      );
+    }
+  }
   const trace = valueAt(raw, ['workload', 'trace_path']);
   if (typeof trace === 'string' && trace.length > 0) {
     const full = opts.baseDir && !isAbsolute(trace) ? resolve(opts.baseDir, trace) : trace;
@@ -101,10 +119,14 @@ function validate(raw: unknown, opts: ConfigLoadOptions, locate?: Locator): Smar
       .map(({ i }) => i);
     throw new ConfigInvalid(source, sorted);
   }
-  const config = parsed.data;
+  let config = parsed.data;
+  // Paths travel into replays that may run elsewhere: make them absolute against the config file.
   const trace = config.workload.trace_path;
   if (trace !== undefined && opts.baseDir && !isAbsolute(trace))
-    return { ...config, workload: { ...config.workload, trace_path: resolve(opts.baseDir, trace) } };
+    config = { ...config, workload: { ...config.workload, trace_path: resolve(opts.baseDir, trace) } };
+  const model = config.search_space.model_name;
+  if (opts.baseDir && !findCatalogModel(model) && !isAbsolute(model) && existsSync(resolve(opts.baseDir, model)))
+    config = { ...config, search_space: { ...config.search_space, model_name: resolve(opts.baseDir, model) } };
   return config;
 }
 

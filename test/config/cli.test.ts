@@ -22,12 +22,12 @@ const dir = mkdtempSync(join(tmpdir(), 'spica-cli-'));
 const BAD = join(dir, 'bad.yaml');
 writeFileSync(
   BAD,
-  `search_space:\n  model_name: m/x\n  hardware_sku: h100_sxm\n  backend: [vllm, tgi]\nworkload:\n  isl: 10\n  osl: 10\n  concurrency: 2\n  num_request_ratio: 1\ngoal:\n  target: goodput\n`,
+  `search_space:\n  model_name: meta-llama/Llama-3.1-8B-Instruct\n  hardware_sku: h100_sxm\n  backend: [vllm, tgi]\nworkload:\n  isl: 10\n  osl: 10\n  concurrency: 2\n  num_request_ratio: 1\ngoal:\n  target: goodput\n`,
 );
 const ONLY_TRT_DISAGG = join(dir, 'trt.yaml');
 writeFileSync(
   ONLY_TRT_DISAGG,
-  `search_space:\n  model_name: m/x\n  hardware_sku: h100_sxm\n  deployment_mode: [disagg]\n  backend: [trtllm]\nworkload: {isl: 10, osl: 10, concurrency: 2, num_request_ratio: 1}\n`,
+  `search_space:\n  model_name: meta-llama/Llama-3.1-8B-Instruct\n  hardware_sku: h100_sxm\n  deployment_mode: [disagg]\n  backend: [trtllm]\nworkload: {isl: 10, osl: 10, concurrency: 2, num_request_ratio: 1}\n`,
 );
 
 describe('spica validate', () => {
@@ -53,7 +53,7 @@ describe('spica validate', () => {
 
   it('an unknown SKU lists the available ones', async () => {
     const f = join(dir, 'sku.yaml');
-    writeFileSync(f, `search_space: {model_name: m/x, hardware_sku: tpu_v5}\nworkload: {isl: 1, osl: 1, concurrency: 1, num_request_ratio: 1}\n`);
+    writeFileSync(f, `search_space: {model_name: meta-llama/Llama-3.1-8B-Instruct, hardware_sku: tpu_v5}\nworkload: {isl: 1, osl: 1, concurrency: 1, num_request_ratio: 1}\n`);
     const r = await spica('validate', f, '--systems-dir', SYSTEMS);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown hardware_sku 'tpu_v5'");
@@ -99,7 +99,7 @@ describe('spica explain', () => {
 
   it('--json carries skip warnings', async () => {
     const f = join(dir, 'mixed.yaml');
-    writeFileSync(f, `search_space: {model_name: m/x, hardware_sku: h100_sxm, backend: [trtllm]}\nworkload: {isl: 1, osl: 1, concurrency: 1, num_request_ratio: 1}\n`);
+    writeFileSync(f, `search_space: {model_name: meta-llama/Llama-3.1-8B-Instruct, hardware_sku: h100_sxm, backend: [trtllm]}\nworkload: {isl: 1, osl: 1, concurrency: 1, num_request_ratio: 1}\n`);
     const r = await spica('explain', f, '--json', '--systems-dir', SYSTEMS);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);

@@ -107,21 +107,21 @@ describe('error reporting', () => {
   });
 
   it('a value of neither union kind says what both kinds are', () => {
-    const text = 'search_space:\n  model_name: m/x\n  hardware_sku: h100_sxm\n  planner_fpm_sampling: [3]\nworkload: {isl: 1, osl: 1, num_request_ratio: 1, concurrency: 1}\n';
+    const text = 'search_space:\n  model_name: meta-llama/Llama-3.1-8B-Instruct\n  hardware_sku: h100_sxm\n  planner_fpm_sampling: [3]\nworkload: {isl: 1, osl: 1, num_request_ratio: 1, concurrency: 1}\n';
     const [issue] = issuesOf(() => loadText(text));
     expect(issue).toMatchObject({ path: 'search_space.planner_fpm_sampling[0]', line: 4, found: '3' });
     expect(issue.allowed).toBe('one of small, default, large, fine or a mapping');
   });
 
   it('a wrong type is reported once, not also as a failed length check', () => {
-    const text = 'search_space: {model_name: m/x, hardware_sku: h100_sxm}\nworkload: {isl: 1, osl: 1, num_request_ratio: 1, concurrency: 1}\ngoal: {target: pareto, pareto_objectives: x}\n';
+    const text = 'search_space: {model_name: meta-llama/Llama-3.1-8B-Instruct, hardware_sku: h100_sxm}\nworkload: {isl: 1, osl: 1, num_request_ratio: 1, concurrency: 1}\ngoal: {target: pareto, pareto_objectives: x}\n';
     const issues = issuesOf(() => loadText(text));
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ path: 'goal.pareto_objectives', message: 'expected a list' });
   });
 
   it('empty goal:/sweep:/adapters: blocks mean defaults', () => {
-    const c = loadText('search_space: {model_name: m/x, hardware_sku: h100_sxm}\nworkload: {isl: 1, osl: 1, num_request_ratio: 1, concurrency: 1}\ngoal:\nsweep:\nadapters:\n');
+    const c = loadText('search_space: {model_name: meta-llama/Llama-3.1-8B-Instruct, hardware_sku: h100_sxm}\nworkload: {isl: 1, osl: 1, num_request_ratio: 1, concurrency: 1}\ngoal:\nsweep:\nadapters:\n');
     expect(c.goal.target).toBe('throughput');
     expect(c.sweep.max_rounds).toBe(20);
     expect(c.adapters).toEqual({});
@@ -136,7 +136,7 @@ describe('trace_path', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spica-trace-'));
   writeFileSync(join(dir, 'trace.jsonl'), '{"timestamp":0,"input_length":10,"output_length":5,"hash_ids":[1]}\n');
   const text = (p: string) =>
-    `search_space:\n  model_name: m/x\n  hardware_sku: h100_sxm\nworkload:\n  trace_path: ${p}\n`;
+    `search_space:\n  model_name: meta-llama/Llama-3.1-8B-Instruct\n  hardware_sku: h100_sxm\nworkload:\n  trace_path: ${p}\n`;
 
   it('is resolved against the config file directory', () => {
     writeFileSync(join(dir, 'c.yaml'), text('trace.jsonl'));

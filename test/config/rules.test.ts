@@ -33,7 +33,8 @@ const RULES: Rule[] = [
   { rule: 'list knob no duplicates', good: ss({ deployment_mode: ['agg'] }), bad: ss({ deployment_mode: ['agg', 'agg'] }), path: 'search_space.deployment_mode[1]', message: 'duplicate' },
   { rule: 'list knob must be a list', good: ss({ backend: ['vllm'] }), bad: ss({ backend: 'vllm' }), path: 'search_space.backend', message: 'expected a list' },
   // deployment scalars
-  { rule: 'model_name non-empty', good: ss({ model_name: 'x/y' }), bad: ss({ model_name: '' }), path: 'search_space.model_name' },
+  { rule: 'model_name non-empty', good: ss({ model_name: 'meta-llama/Llama-3.1-8B' }), bad: ss({ model_name: '' }), path: 'search_space.model_name' },
+  { rule: 'model_name is a known model or a config.json', good: ss({ model_name: 'llama-3.1-8b-instruct' }), bad: ss({ model_name: 'acme/NoSuchModel-7B' }), path: 'search_space.model_name', message: "unknown model 'acme/NoSuchModel-7B'" },
   { rule: 'hardware_sku has a system file', good: ss({ hardware_sku: 'h200_sxm' }), bad: ss({ hardware_sku: 'h100_pcie' }), path: 'search_space.hardware_sku', message: 'unknown hardware_sku' },
   { rule: 'gpu_budget positive int', good: ss({ gpu_budget: 1 }), bad: ss({ gpu_budget: 0 }), path: 'search_space.gpu_budget' },
   { rule: 'min_gpu_budget > 0', good: ss({ min_gpu_budget: 1 }), bad: ss({ min_gpu_budget: 0 }), path: 'search_space.min_gpu_budget' },
