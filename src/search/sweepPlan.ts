@@ -115,15 +115,24 @@ export function studySettings(config: SmartSearchConfig): StudySettings {
   };
 }
 
+/** Each branch pool's latent parallel features, as features and as optimizer dimensions. */
+export function latentDimensions(pools: readonly BranchPool[]): {
+  features: Partial<Record<'agg' | 'disagg', LatentFeature[]>>;
+  dimensions: Partial<Record<'agg' | 'disagg', Dimension[]>>;
+} {
+  const features: Partial<Record<'agg' | 'disagg', LatentFeature[]>> = {};
+  const dimensions: Partial<Record<'agg' | 'disagg', Dimension[]>> = {};
+  for (const pool of pools) {
+    const space = latentSpace(pool, pool.mode);
+    features[pool.mode] = space.features;
+    dimensions[pool.mode] = space.features.map(toDimension);
+  }
+  return { features, dimensions };
+}
+
 export function planSweep(config: SmartSearchConfig, opts: SweepPlanOptions = {}): SweepPlan {
   const parallel = planParallel(config, opts);
-  const parallelDims: Partial<Record<'agg' | 'disagg', Dimension[]>> = {};
-  const latentByMode: Partial<Record<'agg' | 'disagg', LatentFeature[]>> = {};
-  for (const pool of parallel.branches) {
-    const space = latentSpace(pool, pool.mode);
-    latentByMode[pool.mode] = space.features;
-    parallelDims[pool.mode] = space.features.map(toDimension);
-  }
+  const { features: latentByMode, dimensions: parallelDims } = latentDimensions(parallel.branches);
   const dims = planBranchDimensions(config, parallelDims, { traceRequests: opts.traceRequests });
   const planner = dims.providers.find((p) => p.provider === PLANNER_PROVIDER)!.state as PlannerState;
   const goal = config.goal as GoalSpec;

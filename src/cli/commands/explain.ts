@@ -12,16 +12,23 @@ import {
   type ScalingPolicy,
 } from '../../config/composites.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
-import { PLANNER_PREFIX, type BranchDimensions } from '../../search/dimensions.js';
+import { traceInputsFor } from '../../../activities/sweep-inputs.js';
+import { SpicaError } from '../../errors.js';
+import type { LoadPredictorSweepResult } from '../../forecast/subSweep.js';
+import { planParallel } from '../../parallel/fromConfig.js';
+import { PLANNER_PREFIX, planBranchDimensions, type BranchDimensions } from '../../search/dimensions.js';
+import { PLANNER_PROVIDER, type PlannerState } from '../../search/providers/plannerProvider.js';
+import { latentDimensions } from '../../search/sweepPlan.js';
 import { planLoadPredictor } from '../../search/loadPredictorPlan.js';
 import { describeGoal, describeWorkload, loadAndPlan } from './validate.js';
 
 const usage = `Usage: spica explain <config.yaml> [--json] [options]
 
 Show each deployment_mode branch of a config: searched dimensions (name, kind, values), pinned
-values, dropped dimensions with the rule that dropped them, what each kept composite preset
-expands to, and the load-predictor candidates. The latent parallel features are listed by
-\`spica configs\` / \`spica project\`.
+values (including the latent parallel features of each branch's pool), dropped dimensions with
+the rule that dropped them, what each kept composite preset expands to, the load-predictor
+candidates and the forecast-loss sub-sweep's winner per throughput interval. The pool itself is
+listed by \`spica configs\`; \`spica project\` maps latent features onto it.
 
 Options:
   --json              print one JSON document on stdout
@@ -47,7 +54,12 @@ function keptComposites(config: SmartSearchConfig, b: BranchDimensions): Composi
   };
 }
 
-export function explainJson(config: SmartSearchConfig, branches: BranchDimensions[], warnings: string[]) {
+export function explainJson(
+  config: SmartSearchConfig,
+  branches: BranchDimensions[],
+  warnings: string[],
+  subSweep: LoadPredictorSweepResult | null = null,
+) {
   return {
     branches: branches.map((b) => {
       const lp = planLoadPredictor(config, b);
@@ -62,6 +74,8 @@ export function explainJson(config: SmartSearchConfig, branches: BranchDimension
           reason: lp.reason,
           intervals_seconds: lp.intervals_seconds,
           candidates: lp.candidates.map((c) => ({ label: c.label, ...c.spec })),
+          // The forecast-loss sub-sweep: winner and loss of every candidate per interval (null: not run).
+          sub_sweep: lp.reason === 'no_throughput_scaling_candidate' ? null : subSweep,
         },
       };
     }),
@@ -91,6 +105,10 @@ function explainText(path: string, config: SmartSearchConfig, doc: ReturnType<ty
       const { label, ...spec } = c;
       out.push(`    ${label} -> ${JSON.stringify(spec)}`);
     }
+    for (const r of lp.sub_sweep?.per_interval ?? []) {
+      const losses = r.losses.map((l) => `${l.id}=${l.loss === null ? '-' : l.loss.toFixed(4)}`).join(', ');
+      out.push(`    sub-sweep @${r.interval_seconds}s: winner ${r.winner} (${r.scored_windows}/${r.windows} windows scored${r.fallback_reason ? `, ${r.fallback_reason}` : ''}) ${losses}`);
+    }
     out.push('');
   }
   for (const w of doc.warnings) out.push(`warning: ${w}`);
@@ -98,8 +116,23 @@ function explainText(path: string, config: SmartSearchConfig, doc: ReturnType<ty
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  const { path, config, plan, flags } = loadAndPlan(argv, { json: { type: 'boolean' } });
-  const doc = explainJson(config, plan.branches, plan.warnings);
+  const { path, config, plan: base, flags } = loadAndPlan(argv, { json: { type: 'boolean' } });
+  const warnings = [...base.warnings];
+  // The latent parallel features need the model, the SKU and its perf database; without them explain
+  // still shows the knob dimensions and says why the parallel ones are missing.
+  let parallel: ReturnType<typeof latentDimensions>['dimensions'] | undefined;
+  try {
+    const pools = planParallel(config, { systemsDir: flags['systems-dir'] as string | undefined });
+    parallel = latentDimensions(pools.branches).dimensions;
+    warnings.push(...pools.warnings);
+  } catch (e) {
+    if (!(e instanceof SpicaError)) throw e;
+    warnings.push(`parallel features not shown: ${e.message}`);
+  }
+  const trace = traceInputsFor(config);
+  const plan = planBranchDimensions(config, parallel, { traceRequests: trace.traceRequests });
+  const planner = plan.providers.find((p) => p.provider === PLANNER_PROVIDER)?.state as PlannerState | undefined;
+  const doc = explainJson(config, plan.branches, [...new Set([...warnings, ...plan.warnings])], planner?.loadPredictor ?? null);
   if (flags.json) io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
   else io.stdout(explainText(path, config, doc));
   return 0;
