@@ -76,3 +76,37 @@ describe('RunnerCapabilities preflight', () => {
     ).toThrow(/trtllm' in disagg/);
   });
 });
+
+describe('load-predictor winner wiring', () => {
+  it('every throughput-scaling candidate carries the sub-sweep winner of its interval; others carry none', () => {
+    const cfg = parseConfigText(
+      `
+search_space:
+  model_name: meta-llama/Llama-3.1-8B-Instruct
+  hardware_sku: h100_sxm
+  gpu_budget: 4
+  deployment_mode: [agg]
+  backend: [vllm]
+  planner_scaling_policy: [throughput_180_5, load_180_5, throughput_600_5]
+  load_predictor_candidates: [constant_last, kalman_reactive_raw]
+workload: {trace_path: examples/traces/mooncake-small.jsonl}
+goal: {target: goodput, sla: {ttft_ms: 1000, itl_ms: 50}}
+`,
+      { baseDir: process.cwd() },
+    );
+    // A steadily rising load: a trend-following forecaster beats "last value".
+    const traceRequests = [];
+    for (let w = 0; w < 200; w++) for (let i = 0; i < 5 + 2 * w; i++) traceRequests.push({ arrival_ms: w * 180_000 + i, isl: 1000, osl: 100 });
+    const plan = planSweep(cfg, { traceRequests, capabilities: REPLAY_RUNNER_CAPABILITIES });
+    expect(plan.load_predictor.reason).toBe('forecast_loss');
+    const winners = Object.fromEntries(plan.load_predictor.per_interval.map((r) => [r.interval_seconds, r.winner]));
+    expect(winners[180]).toBe('kalman_reactive_raw');
+    const b = plan.branches[0];
+    for (const policy of ['throughput_180_5', 'load_180_5', 'throughput_600_5']) {
+      const m = b.materializer.materialize({ ...b.plan.initial_point, 'adapter::dynamo.planner::scaling_policy': policy });
+      const planner = m.candidate!.adapters['dynamo.planner'];
+      if (policy === 'load_180_5') expect(planner.load_predictor).toBeUndefined();
+      else expect(planner.load_predictor).toBe(winners[policy === 'throughput_180_5' ? 180 : 600]);
+    }
+  });
+});
