@@ -12,7 +12,7 @@ import type { TokenSink } from './engine/token-sink.js';
 import { Worker } from './engine/worker.js';
 import { MetricsRecorder } from './metrics-recorder.js';
 import { Router, type RouteTarget } from './router/router.js';
-import type { ClusterTelemetry, RoleTelemetry, ScalingController } from './scaling.js';
+import type { ClusterTelemetry, EngineTelemetry, RoleTelemetry, ScalingController } from './scaling.js';
 import type { WorkloadPlan } from './workload/request.js';
 
 export interface ReplayOutcome {
@@ -259,6 +259,7 @@ export class Cluster implements TokenSink {
     const ms = w.startPass(this.nowMs);
     if (ms >= 0) {
       this.q.push(this.nowMs + ms, EventKind.PassEnd, w.index);
+      if (this.controller?.observePass) this.controller.observePass(this.pools[this.poolOfWorker[w.index]].dep.role, w.index, w.lastPass);
       return;
     }
     const wake = w.nextRestoreMs();
@@ -383,7 +384,14 @@ export class Cluster implements TokenSink {
     let pending = 0;
     let used = 0;
     let cap = 0;
+    let query = 0;
+    let hit = 0;
+    const engines: EngineTelemetry[] = [];
     for (const w of p.workers) {
+      for (const r of w.ranks) {
+        query += r.queryTokens;
+        hit += r.hitTokens;
+      }
       if (w.state === 'ready') ready++;
       else if (w.state === 'starting') starting++;
       else if (w.state === 'draining') draining++;
@@ -395,6 +403,7 @@ export class Cluster implements TokenSink {
         used += r.cache.activeBlocks();
         cap += r.cache.capacityBlocks;
       }
+      if (w.state === 'ready') engines.push(engineTelemetry(w));
     }
     return {
       role: p.dep.role,
@@ -406,6 +415,9 @@ export class Cluster implements TokenSink {
       waitingRequests: waiting,
       pendingPrefillTokens: pending,
       kvUtilization: cap > 0 ? used / cap : 0,
+      engines,
+      queryTokens: query,
+      hitTokens: hit,
     };
   }
 
@@ -476,6 +488,28 @@ export class Cluster implements TokenSink {
       peakWorkers: this.peakWorkers,
     };
   }
+}
+
+/** One engine's load, its most loaded rank per field. */
+function engineTelemetry(w: Worker): EngineTelemetry {
+  const e: EngineTelemetry = { worker: w.index, pendingPrefillTokens: 0, decodeKvTokens: 0, decodeRequests: 0, waitingRequests: 0, waitingTokens: 0 };
+  for (const r of w.ranks) {
+    let kv = 0;
+    let n = 0;
+    for (const req of r.running) {
+      if (req.computed < req.prefillTarget) continue;
+      kv += req.computed;
+      n++;
+    }
+    let wt = 0;
+    for (let i = 0; i < r.waiting.size; i++) wt += r.waiting.at(i).known;
+    if (r.pendingPrefillTokens > e.pendingPrefillTokens) e.pendingPrefillTokens = r.pendingPrefillTokens;
+    if (kv > e.decodeKvTokens) e.decodeKvTokens = kv;
+    if (n > e.decodeRequests) e.decodeRequests = n;
+    if (r.waiting.size > e.waitingRequests) e.waitingRequests = r.waiting.size;
+    if (wt > e.waitingTokens) e.waitingTokens = wt;
+  }
+  return e;
 }
 
 export function simulate(dep: ResolvedDeployment, plan: WorkloadPlan): ReplayOutcome {

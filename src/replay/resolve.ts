@@ -16,6 +16,7 @@ import { ReplayInfeasible } from './infeasible.js';
 import { replayDeployment } from './run.js';
 import type { ReplayReport } from './report.js';
 import { StaticController, type ScalingController } from './scaling.js';
+import { createPlannerController, plannerInactiveReason, plannerSettingsOf } from './planner/index.js';
 import { specHash } from './spec-hash.js';
 import { kvLoadConcurrency } from './workload/kv-load.js';
 import { buildWorkloadPlan } from './workload/plan.js';
@@ -28,8 +29,11 @@ export const DEFAULT_G2_BANDWIDTH_GBPS = 32;
 export interface ResolveOptions {
   systemsDir?: string;
   coefficientsDir?: string;
-  /** Builds the planner's controller from the spec's `dynamo.planner` config (the real planner plugs in here). */
-  controllerFor?: (plannerConfig: Record<string, unknown>, spec: ReplaySpec) => ScalingController | null;
+  /**
+   * Builds the planner's controller from the spec's `dynamo.planner` config and the resolved pools.
+   * Default: the Dynamo planner port (src/replay/planner); null from it means "run static".
+   */
+  controllerFor?: (plannerConfig: Record<string, unknown>, spec: ReplaySpec, pools: readonly PoolDeployment[]) => ScalingController | null;
 }
 
 export interface ResolvedReplay {
@@ -163,11 +167,15 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
   let scaling: ScalingController | null = new StaticController();
   let planner = 'static';
   if (scalingEnabled(plannerCfg)) {
-    const c = opts.controllerFor?.(plannerCfg, spec) ?? null;
+    const build = opts.controllerFor ?? ((cfg, s, p) => createPlannerController(cfg, s.goal, p));
+    const c = build(plannerCfg, spec, pools);
     if (c) {
       scaling = c;
       planner = plannerLabel(plannerCfg);
-    } else planner = `static (scaling policy ${plannerLabel(plannerCfg)} not simulated: no controller given)`;
+    } else {
+      const why = opts.controllerFor ? 'no controller given' : plannerInactiveReason(plannerSettingsOf(plannerCfg, spec.goal));
+      planner = `static (scaling policy ${plannerLabel(plannerCfg)} inactive: ${why})`;
+    }
   }
   const r = routerSettingsOf(spec);
   const deployment: ResolvedDeployment = {
@@ -203,5 +211,9 @@ export function runReplay(spec: ReplaySpec, opts: ResolveOptions = {}): ReplayRe
     router_mode: r.deployment.router.mode,
   };
   for (const [role, tokens] of Object.entries(r.kvCapacityTokensPerRank)) metadata[`kv_capacity_tokens_per_rank_${role}`] = tokens;
-  return replayDeployment(r.deployment, r.plan, { specHash: specHash(spec), sla: spec.goal.sla ?? null, metadata });
+  const report = replayDeployment(r.deployment, r.plan, { specHash: specHash(spec), sla: spec.goal.sla ?? null, metadata });
+  // The planner's counters (ticks, scale ups/downs, max replicas per role) travel with the metrics.
+  const stats = r.deployment.scaling?.stats?.();
+  if (stats) for (const [k, v] of Object.entries(stats)) if (Number.isFinite(v)) report.metrics[k] = v;
+  return report;
 }

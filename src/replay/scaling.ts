@@ -16,6 +16,38 @@ export interface RoleTelemetry {
   pendingPrefillTokens: number;
   /** Fraction of the role's KV blocks referenced by live requests, 0..1. */
   kvUtilization: number;
+  /** Load of each ready worker (engine), in worker-id order: what load scaling estimates TTFT/ITL at. */
+  engines: EngineTelemetry[];
+  /** Cumulative prompt tokens looked up / found in the prefix cache over the run (every worker ever). */
+  queryTokens: number;
+  hitTokens: number;
+}
+
+/**
+ * One engine's current load. Attention-DP engines report their most loaded rank for each field (the
+ * pass barrier makes the slowest rank set the pace).
+ */
+export interface EngineTelemetry {
+  worker: number;
+  /** Prompt tokens still to compute (queued + in progress). */
+  pendingPrefillTokens: number;
+  /** Σ context of running requests past their prompt (the KV a decode pass attends over). */
+  decodeKvTokens: number;
+  decodeRequests: number;
+  /** Requests waiting for admission and the tokens they bring. */
+  waitingRequests: number;
+  waitingTokens: number;
+}
+
+/** Forward-pass metrics of one engine pass (the slowest attention-DP rank's batch) and its wall time. */
+export interface ForwardPassMetrics {
+  prefillSeqs: number;
+  /** New prompt tokens computed in the pass. */
+  prefillTokens: number;
+  decodeSeqs: number;
+  /** Σ context tokens of the decode requests in the pass. */
+  decodeKvTokens: number;
+  wallMs: number;
 }
 
 export interface ClusterTelemetry {
@@ -38,6 +70,10 @@ export interface ScalingController {
   readonly intervalMs: number;
   /** Desired replicas per role; roles left out (or null) keep their count. */
   decide(t: ClusterTelemetry): Partial<Record<EngineRole, number>> | null;
+  /** Optional: told about every engine pass as it starts (load scaling's forward-pass metrics). */
+  observePass?(role: EngineRole, worker: number, fpm: ForwardPassMetrics): void;
+  /** Optional: deterministic counters the replay report carries in its metrics. */
+  stats?(): Record<string, number>;
 }
 
 /** The planner switched off: the deployment keeps its initial replicas for the whole replay. */

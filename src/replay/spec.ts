@@ -191,6 +191,9 @@ export function materializeReplaySpec(candidateInput: FlatCandidateInput, ctx: M
   }
   for (const [k, v] of Object.entries(plannerIn)) if (!(k in planner)) planner[k] = v;
   if (s.min_endpoint !== null) planner.min_endpoint = s.min_endpoint;
+  // The planner never scales past the sweep's GPU budget (nor below min_gpu_budget): dynamo-facts §5.
+  if (planner.max_gpu_budget === undefined) planner.max_gpu_budget = s.gpu_budget;
+  if (s.min_gpu_budget !== null && planner.min_gpu_budget === undefined) planner.min_gpu_budget = s.min_gpu_budget;
   const spec = {
     api_version: REPLAY_SPEC_API_VERSION,
     backend_deployment: {

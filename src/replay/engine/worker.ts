@@ -1,6 +1,7 @@
 // One engine (worker): attention_dp rank schedulers behind one pass barrier. Every rank forms its own
 // batch; the pass lasts as long as the slowest rank's batch takes on the perf model.
 import type { EnginePerf } from '../../hardware/pass.js';
+import type { ForwardPassMetrics } from '../scaling.js';
 import type { EngineConfig } from './engine-config.js';
 import { RankScheduler, type RankListener } from './rank-scheduler.js';
 import type { TokenSink } from './token-sink.js';
@@ -17,6 +18,8 @@ export class Worker {
   passes = 0;
   stoppedMs = Infinity;
   busyMs = 0;
+  /** Forward-pass metrics of the pass last started (the slowest rank's batch), for the planner. */
+  readonly lastPass: ForwardPassMetrics = { prefillSeqs: 0, prefillTokens: 0, decodeSeqs: 0, decodeKvTokens: 0, wallMs: 0 };
 
   constructor(
     readonly index: number,
@@ -45,15 +48,26 @@ export class Worker {
   /** Starts a pass at `nowMs`; returns its duration, or −1 when no rank could schedule anything. */
   startPass(nowMs: number): number {
     let ms = -1;
+    let slowest: RankScheduler | null = null;
     for (const rank of this.ranks) {
       if (!rank.hasWork() && !rank.hasRestoring()) continue;
       if (rank.formBatch(nowMs) === 0) continue;
       const t = this.perf.passMs(rank.work);
-      if (t > ms) ms = t;
+      if (t > ms) {
+        ms = t;
+        slowest = rank;
+      }
     }
     if (ms < 0) return -1;
     // Guard against a perf model returning 0 for a non-empty batch: time must advance.
     if (!(ms > 0)) ms = 1e-6;
+    const w = slowest!.work;
+    const fpm = this.lastPass;
+    fpm.prefillSeqs = w.prefillSeqs;
+    fpm.prefillTokens = w.prefillTokens;
+    fpm.decodeSeqs = w.decodeSeqs;
+    fpm.decodeKvTokens = w.decodeContextSum;
+    fpm.wallMs = ms;
     this.passEndMs = nowMs + ms;
     this.passes++;
     this.busyMs += ms;
