@@ -3,6 +3,8 @@
 // budgets 16/32/64/128 and median trials to 99% of the optimum; plus a 128-trial pareto run's share
 // of the exact front's hypervolume. Replays are memoized by candidate key (the simulator is
 // deterministic), so each distinct candidate is simulated once per space.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { evaluateCandidate } from '../activities/evaluate.js';
 import { parseConfigText } from '../src/config/load.js';
 import type { SmartSearchConfig } from '../src/config/schema.js';
@@ -32,7 +34,7 @@ search_space:
   prefill_load_scale: [0.5, 2.0]
   router_temperature: [0.0]
   planner_scaling_policy: [disabled]
-workload: {isl: 2048, osl: 128, concurrency: 48, num_request_ratio: 3, shared_prefix_ratio: 0.5, num_prefix_groups: 4}
+workload: {isl: 2048, osl: 128, concurrency: 32, num_request_ratio: 2, shared_prefix_ratio: 0.5, num_prefix_groups: 4}
 goal: {target: throughput_per_gpu}
 `,
   'dense disagg (Llama-3.1-70B, H200, 16 GPUs)': `
@@ -106,15 +108,44 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/**
+ * Optional on-disk memo of replay outcomes (env SPICA_BENCH_MEMO=<dir>), for iterating on the optimizer
+ * without re-simulating: only valid while the simulator and the perf coefficients are unchanged.
+ */
+function loadMemo(name: string): { memo: Map<string, EvalOutcome>; save: () => void } {
+  const dir = process.env.SPICA_BENCH_MEMO;
+  const file = dir ? join(dir, `${name.replace(/[^A-Za-z0-9]+/g, '_')}.json`) : null;
+  const memo = new Map<string, EvalOutcome>(file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as [string, EvalOutcome][]) : []);
+  return {
+    memo,
+    save: () => {
+      if (!file) return;
+      mkdirSync(dir!, { recursive: true });
+      writeFileSync(file, JSON.stringify([...memo]));
+    },
+  };
+}
+
+/** Expected trials to first hit one of `good` marked items among `total` when sampling without replacement. */
+function expectedRandomTrials(total: number, good: number): number {
+  return (total + 1) / (good + 1);
+}
+
 async function singleObjective(name: string, yaml: string): Promise<void> {
-  const memo = new Map<string, EvalOutcome>();
+  const { memo, save } = loadMemo(name);
   const thoroughCfg = withSweep(yaml, '{policy: thorough, parallel_evals: 16}');
   const t0 = performance.now();
   const ev = memoEvaluator(thoroughCfg, memo);
   const exact = await runSweepLocal(thoroughCfg, { evaluator: ev });
   const thoroughMs = performance.now() - t0;
+  save();
   const optimum = Math.max(...bestCurve(exact));
+  const byConfig = new Map<string, number>();
+  const obj0 = exact.objectives[0];
+  for (const c of exact.candidates)
+    if (c.status === 'feasible' && c.objectives) byConfig.set(JSON.stringify(c.config), (obj0.direction === 'min' ? -1 : 1) * c.objectives[obj0.name]);
   const distinct = new Set(exact.candidates.map((c) => JSON.stringify(c.config))).size;
+  const near = [...byConfig.values()].filter((v) => v >= 0.99 * optimum).length;
   console.log(`\n${name}: ${distinct} distinct candidates, ${ev.replays()} replays, thorough ${(thoroughMs / 1000).toFixed(1)} s, optimum ${optimum.toFixed(2)}`);
 
   const rows: string[] = [];
@@ -137,15 +168,24 @@ async function singleObjective(name: string, yaml: string): Promise<void> {
     );
   }
   console.log(rows.join('\n'));
-  const ratio = median(toReach.bayesian) / median(toReach.random);
-  console.log(`  ratio rapid/random trials-to-99% (median): ${Number.isFinite(ratio) ? ratio.toFixed(2) : `${median(toReach.bayesian)} vs >${BUDGETS.at(-1)}`} (target ≤ 0.33)`);
+  // Random's trials-to-99% is often beyond the largest budget: its expectation follows from the exact
+  // enumeration (sampling distinct candidates without replacement).
+  const randomExpected = expectedRandomTrials(distinct, near);
+  const randomMedian = median(toReach.random);
+  const randomRef = Number.isFinite(randomMedian) ? randomMedian : randomExpected;
+  const ratio = median(toReach.bayesian) / randomRef;
+  console.log(
+    `  ${near} of ${distinct} candidates are within 1% of the optimum: random needs ${randomExpected.toFixed(0)} trials in expectation` +
+      `\n  ratio rapid/random trials-to-99%: ${Number.isFinite(ratio) ? ratio.toFixed(2) : `rapid did not reach 99% within ${BUDGETS.at(-1)}`} (target ≤ 0.33)`,
+  );
 }
 
 async function pareto(name: string, yaml: string): Promise<void> {
-  const memo = new Map<string, EvalOutcome>();
+  const { memo, save } = loadMemo(`${name} pareto`);
   const goal = 'goal: {target: pareto, pareto_objectives: [throughput_per_gpu, throughput_per_user]}';
   const exactCfg = withSweep(yaml, '{policy: thorough, parallel_evals: 16}', goal);
   const exact = await runSweepLocal(exactCfg, { evaluator: memoEvaluator(exactCfg, memo) });
+  save();
   const names = goalObjectives(exactCfg.goal);
   const dirs = names.map((n) => OBJECTIVE_DIRECTION[n]);
   const vec = (r: SweepResult) => r.candidates.filter((c) => c.status === 'feasible' && c.objectives).map((c) => names.map((n) => c.objectives![n]));
