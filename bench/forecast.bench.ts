@@ -5,16 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_LOAD_PREDICTOR_CANDIDATES, resolveLoadPredictor } from '../src/forecast/spec.js';
 import { sweepLoadPredictors, type LoadPredictorCandidate } from '../src/forecast/subSweep.js';
 import type { TraceRequest } from '../src/forecast/window.js';
+import { mulberry32 } from '../test/support/mulberry32.js';
 
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());

@@ -6,21 +6,11 @@
 // 512-token block (the replay's trace_block_size); equal leading ids = a shared prefix.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 as prng } from '../../test/support/mulberry32.js';
 
 const ROWS = 200;
 const BLOCK = 512;
 
-/** mulberry32: tiny, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = prng(20261129);
 const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));

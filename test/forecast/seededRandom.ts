@@ -1,13 +1,7 @@
 // Test-local deterministic randomness (mulberry32 + Box–Muller).
-export function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../support/mulberry32.js';
+
+export { mulberry32 };
 
 export function gaussianSource(seed: number): () => number {
   const rand = mulberry32(seed);

@@ -34,16 +34,7 @@ export function group(p: Partial<WorkerGroup>): WorkerGroup {
 }
 
 /** Deterministic PRNG (mulberry32) for the property tests. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as prng } from '../support/mulberry32.js';
 
 /** A hand-built pool (members sorted like enumerated pools); `backends[i]` defaults to ['vllm']. */
 export function poolOf(mode: DeploymentMode, gpuBudget: number, isMoe: boolean, configs: ParallelConfig[], backends: Backend[][] = []): ParallelPool {

@@ -3,21 +3,11 @@
 import { paretoFrontIndices } from '../../src/search/pareto.js';
 import { rankCandidates } from '../../src/search/rank.js';
 import { candidateId, SweepResultSchema, type CandidateRow, type SweepResult } from '../../src/search/sweepResult.js';
+import { mulberry32 as prng } from '../support/mulberry32.js';
 
 type Group = { tp: number; pp: number; attention_dp: number; moe_tp: number; moe_ep: number; replicas: number };
 const g = (tp: number, replicas: number, extra: Partial<Group> = {}): Group => ({ tp, pp: 1, attention_dp: 1, moe_tp: tp, moe_ep: 1, replicas, ...extra });
 
-/** Small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const AGG_BACKENDS = ['vllm', 'sglang', 'trtllm'] as const;
 const DISAGG_BACKENDS = ['vllm', 'sglang'] as const;
