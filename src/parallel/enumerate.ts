@@ -11,6 +11,7 @@ import {
   type ShapeFacts,
 } from './legality.js';
 import {
+  branchPool,
   canonicalGroup,
   compareConfigs,
   configId,
@@ -205,15 +206,7 @@ export function enumerateBranch(ctx: EnumerationContext, mode: DeploymentMode, b
     const detail = dropped.map((d) => `${d.backend}: ${d.reason}`).join('; ') || 'no backend listed';
     throw new NoViableParallelConfig(mode, `${detail} (max_seq_len ${ctx.facts.maxSeqLen})`);
   }
-  return {
-    mode,
-    gpuBudget: ctx.gpuBudget,
-    isMoe: ctx.facts.isMoe,
-    members,
-    backends: sortBackends(members.flatMap((m) => m.backends)),
-    dropped,
-    pruned,
-  };
+  return branchPool(mode, ctx.gpuBudget, ctx.facts.isMoe, members, dropped, pruned);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Backend } from '../model/arch.js';
 import { InputError } from '../errors.js';
 import { checkShape, type KvTokensPerRank, type Role, type ShapeFacts, type Violation } from './legality.js';
 import { unionMembers } from './enumerate.js';
-import { canonicalGroup, sortBackends, type BranchPool, type DroppedBackend, type PoolMember, type PrunedShape } from './pool.js';
+import { branchPool, canonicalGroup, sortBackends, type BranchPool, type DroppedBackend, type PoolMember, type PrunedShape } from './pool.js';
 import { usedGpus, type DeploymentMode, type ParallelConfig, type WorkerGroup } from './shape.js';
 
 /** One pinned shape as YAML carries it: omitted dims default to 1, `replicas` to 1. */
@@ -138,13 +138,5 @@ export function pinnedBranch(
     .filter((b) => perBackend.get(b)!.length === 0)
     .map((backend) => ({ backend, reason: 'none of the pinned parallel_configs is legal for it' }));
   const members = unionMembers([...perBackend.values()].filter((l) => l.length > 0));
-  return {
-    mode,
-    gpuBudget: ctx.gpuBudget,
-    isMoe: ctx.facts.isMoe,
-    members,
-    backends: sortBackends(members.flatMap((m) => m.backends)),
-    dropped,
-    pruned,
-  };
+  return branchPool(mode, ctx.gpuBudget, ctx.facts.isMoe, members, dropped, pruned);
 }

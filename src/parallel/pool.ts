@@ -93,3 +93,15 @@ export function canonicalConfig(c: ParallelConfig): ParallelConfig {
 export function membersFor(pool: ParallelPool, backend: Backend): PoolMember[] {
   return pool.members.filter((m) => m.backends.includes(backend));
 }
+
+/** A branch pool from its members; the branch's backends are those some member is legal for. */
+export function branchPool(
+  mode: DeploymentMode,
+  gpuBudget: number,
+  isMoe: boolean,
+  members: PoolMember[],
+  dropped: DroppedBackend[],
+  pruned: PrunedShape[],
+): BranchPool {
+  return { mode, gpuBudget, isMoe, members, backends: sortBackends(members.flatMap((m) => m.backends)), dropped, pruned };
+}
