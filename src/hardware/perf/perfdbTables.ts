@@ -1,10 +1,13 @@
-// Reading the perf-DB extract (/work/shared/perfdb, overridable by SPICA_PERFDB) at run time.
+// Reading the perf-DB extract at run time: SPICA_PERFDB, else the `shared/perfdb` folder beside the
+// repository (where CI puts it), else /work/shared/perfdb.
 // The CSVs are never copied into the repository; calibration reads them and keeps only fitted curves.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RooflineRef } from './roofline.js';
 
-export const DEFAULT_PERFDB_DIR = '/work/shared/perfdb';
+const BESIDE_REPO = fileURLToPath(new URL('../../../../shared/perfdb', import.meta.url));
+export const DEFAULT_PERFDB_DIR = existsSync(BESIDE_REPO) ? BESIDE_REPO : '/work/shared/perfdb';
 
 export function perfdbDir(): string {
   return process.env.SPICA_PERFDB ?? DEFAULT_PERFDB_DIR;
