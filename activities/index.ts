@@ -1,2 +1,5 @@
 // Every activity the Spica worker registers.
 export { plan } from './plan.js';
+export { materializeCandidates } from './materialize.js';
+export { replayWave } from './replay-wave.js';
+export { reportSweep } from './report.js';

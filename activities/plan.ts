@@ -1,16 +1,17 @@
-// `plan` activity: validate the sweep's config (the workflow never touches the filesystem) and
-// resolve each deployment_mode branch's dimensions.
+// `plan` activity: validate the sweep's config (the workflow never touches the filesystem), run
+// planSweep (enumeration, search spaces, load-predictor sub-sweep) and return only its small parts:
+// each branch's BranchStudyPlan, the config hash, the sub-sweep result, warnings, the trace hash.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { configFromObject, parseConfigText } from '../src/config/load.js';
 import type { SmartSearchConfig } from '../src/config/schema.js';
 import { SpicaError } from '../src/errors.js';
-import { planBranchDimensions } from '../src/search/dimensions.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../workflows/search-attributes.js';
-import { isYamlInput, type SweepInput, type SweepLabels, type SweepPlan } from '../workflows/sweep-types.js';
+import { isYamlInput, type SweepInput, type SweepLabels, type SweepPlanned } from '../workflows/sweep-types.js';
+import { cachedSweepPlan } from './sweep-inputs.js';
 
 /** Config problems are the user's to fix: retrying cannot help, so fail the workflow at once. */
-function nonRetryable(err: unknown): never {
+export function nonRetryable(err: unknown): never {
   if (err instanceof SpicaError) {
     const issues = (err as { issues?: unknown }).issues;
     throw ApplicationFailure.create({
@@ -51,24 +52,30 @@ async function registeredSearchAttributes(): Promise<{ names: string[]; warning?
   }
 }
 
-export async function plan(input: SweepInput): Promise<SweepPlan> {
+export async function plan(input: SweepInput): Promise<SweepPlanned> {
   let config: SmartSearchConfig;
-  let planned: ReturnType<typeof planBranchDimensions>;
+  let planned: ReturnType<typeof cachedSweepPlan>;
   try {
     config = isYamlInput(input)
       ? parseConfigText(input.configYaml, { sourceName: input.sourceName ?? 'configYaml', baseDir: input.baseDir })
       : configFromObject(input);
-    planned = planBranchDimensions(config);
+    planned = cachedSweepPlan(config);
   } catch (err) {
     nonRetryable(err);
   }
   const attrs = await registeredSearchAttributes();
+  // Operational, not part of the result (runSweepLocal has no server): log it on the worker.
+  if (attrs.warning) Context.current().log.warn(attrs.warning);
   return {
     config,
+    config_hash: planned.plan.config_hash,
     labels: sweepLabels(config),
     seed: config.sweep.seed,
-    branches: planned.branches,
-    warnings: attrs.warning ? [...planned.warnings, attrs.warning] : planned.warnings,
+    plans: planned.plan.branches.map((b) => b.plan),
+    load_predictor: planned.plan.load_predictor as unknown as Record<string, unknown>,
+    warnings: [...planned.plan.warnings],
     searchAttributes: attrs.names,
+    traceSha256: planned.trace.traceSha256,
   };
 }
+

@@ -3,7 +3,8 @@
 // Runs the current `sweep` workflow on a throwaway in-memory dev server with a real worker and
 // saves the parent's and one child's history as JSON under test/temporal/histories/. Re-record
 // only for an intentional, versioned change (see `patched()`), never to silence a replay failure.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
@@ -21,6 +22,8 @@ const OUT_DIR = fileURLToPath(new URL('../test/temporal/histories/', import.meta
 const TASK_QUEUE = 'record-histories';
 
 async function main(): Promise<void> {
+  // A fresh result cache: the recorded branch history contains real replay waves.
+  process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-record-cache-'));
   const cli = await provisionTemporalCli({ log: (l) => process.stderr.write(`provision: ${l}\n`) });
   const server = await startDevServer(
     { ...loadDevServerConfig(), port: await freePort(), ui: { enabled: false }, db_filename: null, log_level: 'error' },
@@ -36,7 +39,7 @@ async function main(): Promise<void> {
       taskQueue: TASK_QUEUE,
       args: [config],
     });
-    const result = await spica.worker.runUntil(handle.result());
+    await spica.worker.runUntil(handle.result());
     mkdirSync(OUT_DIR, { recursive: true });
     const save = async (workflowId: string, file: string) => {
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -44,7 +47,7 @@ async function main(): Promise<void> {
       process.stderr.write(`wrote ${path.relative(process.cwd(), path.join(OUT_DIR, file))} (${history.events?.length ?? 0} events)\n`);
     };
     await save(HISTORY_FIXTURE_WORKFLOW_ID, 'sweep.json');
-    const mode = result.branches[0].deployment_mode;
+    const mode = config.search_space.deployment_mode[0];
     await save(branchWorkflowId(HISTORY_FIXTURE_WORKFLOW_ID, mode), `branchStudy-${mode}.json`);
   } finally {
     await spica.close();

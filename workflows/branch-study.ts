@@ -1,7 +1,134 @@
-// One deployment_mode branch of a sweep. Today it only reports the branch's resolved dimensions;
-// the ask → project → replay → tell loop grows here (DESIGN "Temporal shape").
-import type { BranchStudyInput, BranchStudyResult } from './sweep-types.js';
+// One deployment_mode branch of a sweep: the sweeper core's round loop (runBranchStudy) in workflow
+// code, with materialization and replay as activities. Deterministic: the optimizer state lives
+// here and is rebuilt on replay; outcomes are told in ask order. History stays bounded: when the
+// server suggests it, the loop pauses at a round boundary and continues-as-new carrying the
+// compact state (compact-trial.ts).
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type * as activities from '../activities/index.js';
+import { initialStudyState, runBranchStudy, type StudyHooks, type StudyPorts, type StudyState } from '../src/search/study/branchStudy.js';
+import { branchProgress, trialViews } from './branch-progress.js';
+import { compactState } from './compact-trial.js';
+import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
+import type { BranchStatus, BranchStudyInput, BranchStudyResult } from './sweep-types.js';
+
+const { materializeCandidates } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+});
+
+// A wave waits for its replays (each bounded by max_eval_seconds in the pool); heartbeats prove the
+// worker is alive, so a lost worker is detected in a minute and the wave retried elsewhere.
+const { replayWave } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '24 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
+});
 
 export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyResult> {
-  return { deployment_mode: input.branch.deployment_mode, branch: input.branch };
+  const { workflowId } = workflowInfo();
+  const { plan, context } = input;
+  const carry = input.carry ?? null;
+  let stopRequested = carry?.stop_requested ?? false;
+  let persistentHits = carry?.persistent_cache_hits ?? 0;
+  const clock = { waves: carry?.waves ?? 0, wave_ms_total: carry?.wave_ms_total ?? 0 };
+  const continuedAsNew = carry?.continued_as_new ?? 0;
+  let current: StudyState = carry?.state ?? initialStudyState();
+  let status: BranchStatus = 'running';
+  // The parent already holds every trial reported before a continue-as-new.
+  let reported = carry ? current.trials.length : 0;
+  let reportedStatus: BranchStatus | null = null;
+  const pendingSignals: Promise<void>[] = [];
+
+  const progress = () => branchProgress(plan, current, clock, { workflowId, status, continued_as_new: continuedAsNew });
+  setHandler(branchProgressQuery, progress);
+  setHandler(trialsQuery, () => trialViews(plan, current));
+  setHandler(stopSignal, () => void (stopRequested = true));
+  setHandler(stopUpdate, () => {
+    stopRequested = true;
+    return { accepted: true, trials_done: current.trials.length };
+  });
+
+  /** Sends new trials and progress to the parent sweep (only when something changed). */
+  const report = () => {
+    const parent = workflowInfo().parent;
+    if (!parent || (current.trials.length === reported && status === reportedStatus)) return;
+    const fresh = trialViews(plan, { ...current, trials: current.trials.slice(reported) });
+    reported = current.trials.length;
+    reportedStatus = status;
+    pendingSignals.push(
+      getExternalWorkflowHandle(parent.workflowId)
+        .signal(branchProgressSignal, progress(), fresh)
+        .catch(() => undefined), // progress is best effort: a missing parent must not fail the study
+    );
+  };
+
+  const ports: StudyPorts = {
+    materialize: async (points) => {
+      report();
+      return points.length === 0 ? [] : materializeCandidates({ context, points });
+    },
+    evaluate: async (candidates) => {
+      const started = Date.now(); // workflow time: deterministic on replay
+      const wave = await replayWave({ context, candidates });
+      clock.waves += 1;
+      clock.wave_ms_total += Date.now() - started;
+      persistentHits += wave.cache_hits;
+      return wave.outcomes;
+    },
+  };
+  const hooks: StudyHooks = {
+    shouldStop: () => stopRequested,
+    afterWave: (s) => {
+      current = s;
+    },
+    afterRound: (s) => {
+      current = s;
+      report();
+      return workflowInfo().continueAsNewSuggested ? 'pause' : 'continue';
+    },
+  };
+
+  let result = await runBranchStudy(plan, ports, hooks, current);
+  while (!result.finished) {
+    current = result.state;
+    if (!stopRequested) {
+      report();
+      await condition(allHandlersFinished);
+      await Promise.all(pendingSignals);
+      // A stop that arrived meanwhile is honoured by this run instead of being lost in the hand-over.
+      if (!stopRequested) {
+        await continueAsNew<typeof branchStudy>({
+          ...input,
+          carry: {
+            state: compactState(current, plan.goal),
+            persistent_cache_hits: persistentHits,
+            waves: clock.waves,
+            wave_ms_total: clock.wave_ms_total,
+            continued_as_new: continuedAsNew + 1,
+            stop_requested: false,
+          },
+        });
+      }
+    }
+    result = await runBranchStudy(plan, ports, hooks, current);
+  }
+  current = result.state;
+  status = 'done';
+  report();
+  await condition(allHandlersFinished);
+  await Promise.all(pendingSignals);
+  return {
+    deployment_mode: plan.deployment_mode,
+    state: compactState(current, plan.goal),
+    persistent_cache_hits: persistentHits,
+    continued_as_new: continuedAsNew,
+  };
 }

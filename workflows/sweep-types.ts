@@ -1,7 +1,10 @@
-// Payload shapes exchanged by the sweep workflow, its children, the plan activity and the CLI.
+// Payload shapes exchanged by the sweep workflow, its children, the activities and the CLI.
 // Type-only: nothing here executes, so workflows and Node code can share it.
 import type { SmartSearchConfig } from '../src/config/schema.js';
-import type { BranchDimensions } from '../src/search/dimensions.js';
+import type { StopReason, StudyState } from '../src/search/study/branchStudy.js';
+import type { BranchStudyPlan } from '../src/search/study/plan.js';
+import type { Counts, ProjectionRecord, SweepResult } from '../src/search/sweepResult.js';
+import type { EvalOutcome, ReasonCategory, TrialStatus } from '../src/search/trial.js';
 
 /**
  * What starts a sweep: the validated config object (what `spica sweep` sends), or raw YAML so the
@@ -23,47 +26,132 @@ export interface SweepLabels {
   goal: string;
 }
 
-/** Result of the `plan` activity. */
-export interface SweepPlan {
+/** Result of the `plan` activity: only the small parts of planSweep (plans, not materializers). */
+export interface SweepPlanned {
   config: SmartSearchConfig;
+  config_hash: string;
   labels: SweepLabels;
   seed: number;
-  branches: BranchDimensions[];
+  /** One plan per viable deployment_mode, in planSweep order. */
+  plans: BranchStudyPlan[];
+  load_predictor: Record<string, unknown> | null;
   warnings: string[];
   /** Sweep search attributes registered on the server (only these are upserted). */
   searchAttributes: string[];
+  traceSha256: string | null;
+}
+
+/** What the replay activity and the materialize activity need to rebuild a branch's context. */
+export interface BranchContext {
+  config: SmartSearchConfig;
+  mode: 'agg' | 'disagg';
+  traceSha256: string | null;
+}
+
+/** Wave timing and counters a branch carries across continue-as-new. */
+export interface BranchCarry {
+  /** Compact trials (no candidate, hashed key, scoring metrics only). */
+  state: StudyState;
+  persistent_cache_hits: number;
+  waves: number;
+  wave_ms_total: number;
+  continued_as_new: number;
+  stop_requested: boolean;
 }
 
 export interface BranchStudyInput {
   sweepId: string;
-  config: SmartSearchConfig;
-  branch: BranchDimensions;
+  context: BranchContext;
+  plan: BranchStudyPlan;
+  /** Set by continue-as-new; absent on the first run. */
+  carry?: BranchCarry | null;
 }
 
-/** What one `branchStudy` child returns. Today: its resolved dimensions (the loop comes later). */
+/** What one `branchStudy` child returns: its final (compact) state; `report` re-hydrates it. */
 export interface BranchStudyResult {
-  deployment_mode: string;
-  branch: BranchDimensions;
+  deployment_mode: 'agg' | 'disagg';
+  state: StudyState;
+  persistent_cache_hits: number;
+  continued_as_new: number;
+}
+
+/** Result of the replay activity for one wave. */
+export interface WaveOutcome {
+  outcomes: EvalOutcome[];
+  /** Replays answered by the persistent cache (not part of determinism). */
+  cache_hits: number;
 }
 
 export type BranchStatus = 'pending' | 'running' | 'done' | 'failed';
 
-export interface SweepProgress {
-  phase: 'planning' | 'studying' | 'done' | 'failed';
-  branchesPlanned: number;
-  branchesDone: number;
-  branches: { deployment_mode: string; status: BranchStatus; workflowId: string }[];
+export interface BranchProgress {
+  deployment_mode: 'agg' | 'disagg';
+  workflowId: string;
+  status: BranchStatus;
+  round: number;
+  max_rounds: number;
+  trials_done: number;
+  /** max_rounds × candidates_per_round (rapid) or the enumeration size (thorough). */
+  trials_wanted: number;
+  feasible: number;
+  infeasible: number;
+  failed: number;
+  timed_out: number;
+  unsupported: number;
+  /** Best first-objective value so far (raw, with its trial number). */
+  best: { objective: string; value: number; trial: number } | null;
+  /** Pareto goals: size of the current front of feasible trials; null otherwise. */
+  pareto_front_size: number | null;
+  avg_wave_seconds: number | null;
+  eta_seconds: number | null;
+  continued_as_new: number;
+  stop_reason: StopReason | null;
 }
 
-/** Merged result of a sweep run. */
-export interface SweepRunResult {
-  workflowId: string;
-  labels: SweepLabels;
-  seed: number;
-  branches: BranchStudyResult[];
-  warnings: string[];
+export interface SweepProgress {
+  phase: 'planning' | 'studying' | 'reporting' | 'done' | 'failed';
+  stop_requested: boolean;
+  branches: BranchProgress[];
+}
+
+/** One trial as the `trials` query shows it. */
+export interface TrialView {
+  branch: 'agg' | 'disagg';
+  n: number;
+  round: number;
+  status: TrialStatus;
+  reason_category: ReasonCategory | null;
+  reason: string | null;
+  point: Record<string, string | number | boolean>;
+  objectives: Record<string, number> | null;
+  used_gpus: number;
+  spica_projection: ProjectionRecord | null;
+  cache_hit: boolean;
+}
+
+/** A SweepResult too big for a workflow payload, kept in the result store on disk. */
+export interface StoredSweepResult {
+  stored: true;
+  path: string;
+  sha256: string;
+  bytes: number;
+  sweep_id: string | null;
+  counts: Counts;
+}
+
+/** The `sweep` workflow's result: the SweepResult itself, or a reference when it is too big. */
+export type SweepOutcome = SweepResult | StoredSweepResult;
+
+export interface StopAck {
+  accepted: boolean;
+  /** Trials finished when the stop was received (all branches). */
+  trials_done: number;
 }
 
 export function isYamlInput(input: SweepInput): input is SweepYamlInput {
   return typeof input === 'object' && input !== null && typeof (input as { configYaml?: unknown }).configYaml === 'string';
+}
+
+export function isStoredResult(o: SweepOutcome): o is StoredSweepResult {
+  return (o as StoredSweepResult).stored === true;
 }

@@ -1,24 +1,35 @@
-// The `sweep` workflow: plan (activity) → one `branchStudy` child per deployment_mode branch →
-// merge. Deterministic: config parsing and any I/O live in activities.
+// The `sweep` workflow: plan (activity) → one `branchStudy` child per viable deployment_mode →
+// report (activity: re-hydrates the compact trials and assembles the SweepResult, which is the
+// workflow result, or a reference to it in the result store when too big for a payload).
+// Deterministic: config parsing, planning and any I/O live in activities.
 import {
   ApplicationFailure,
-  defineQuery,
-  executeChild,
   proxyActivities,
   setHandler,
+  startChild,
   upsertSearchAttributes,
   workflowInfo,
+  type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type * as activities from '../activities/index.js';
+import { initialStudyState } from '../src/search/study/branchStudy.js';
+import { branchProgress } from './branch-progress.js';
 import { branchStudy } from './branch-study.js';
+import { branchProgressSignal, progressQuery, stopSignal, stopUpdate, trialsQuery } from './messages.js';
 import { SPICA_GOAL, SPICA_HARDWARE, SPICA_MODEL } from './search-attributes.js';
-import type { SweepInput, SweepPlan, SweepProgress, SweepRunResult } from './sweep-types.js';
+import type { BranchStudyResult, SweepInput, SweepOutcome, SweepPlanned, SweepProgress, TrialView } from './sweep-types.js';
 
-export const progressQuery = defineQuery<SweepProgress>('progress');
+export { progressQuery, trialsQuery, stopSignal, stopUpdate } from './messages.js';
 
 const { plan } = proxyActivities<typeof activities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '10 minutes',
   // Config errors are thrown non-retryable by the activity; this bounds anything unexpected.
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
+const { reportSweep } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
@@ -27,7 +38,7 @@ export function branchWorkflowId(parentId: string, mode: string): string {
   return `${parentId}/branch-${mode}`;
 }
 
-function upsertLabels(p: SweepPlan): void {
+function upsertLabels(p: SweepPlanned): void {
   const pairs = [
     { key: SPICA_MODEL, value: p.labels.model },
     { key: SPICA_HARDWARE, value: p.labels.hardware },
@@ -36,12 +47,36 @@ function upsertLabels(p: SweepPlan): void {
   if (pairs.length > 0) upsertSearchAttributes(pairs);
 }
 
-export async function sweep(input: SweepInput): Promise<SweepRunResult> {
+export async function sweep(input: SweepInput): Promise<SweepOutcome> {
   const { workflowId } = workflowInfo();
-  const progress: SweepProgress = { phase: 'planning', branchesPlanned: 0, branchesDone: 0, branches: [] };
-  setHandler(progressQuery, () => progress);
+  const progress: SweepProgress = { phase: 'planning', stop_requested: false, branches: [] };
+  const trials = new Map<string, TrialView[]>();
+  const children: ChildWorkflowHandle<typeof branchStudy>[] = [];
 
-  let planned: SweepPlan;
+  const requestStop = () => {
+    if (progress.stop_requested) return;
+    progress.stop_requested = true;
+    for (const child of children) void child.signal(stopSignal).catch(() => undefined); // a finished child needs no stop
+  };
+  setHandler(progressQuery, () => progress);
+  // Trial views arrive with the children's progress signals (full projections, even for trials a
+  // child has since carried compactly across continue-as-new).
+  setHandler(trialsQuery, () => progress.branches.flatMap((b) => trials.get(b.deployment_mode) ?? []));
+  setHandler(stopSignal, requestStop);
+  setHandler(stopUpdate, () => {
+    requestStop();
+    return { accepted: true, trials_done: progress.branches.reduce((n, b) => n + b.trials_done, 0) };
+  });
+  setHandler(branchProgressSignal, (p, fresh) => {
+    const i = progress.branches.findIndex((b) => b.deployment_mode === p.deployment_mode);
+    if (i < 0) return;
+    progress.branches[i] = p;
+    const known = trials.get(p.deployment_mode) ?? [];
+    const last = known.length > 0 ? known[known.length - 1].n : 0;
+    trials.set(p.deployment_mode, [...known, ...fresh.filter((t) => t.n > last)]);
+  });
+
+  let planned: SweepPlanned;
   try {
     planned = await plan(input);
   } catch (err) {
@@ -49,38 +84,60 @@ export async function sweep(input: SweepInput): Promise<SweepRunResult> {
     throw err;
   }
   upsertLabels(planned);
-  if (planned.branches.length === 0) {
+  if (planned.plans.length === 0) {
     progress.phase = 'failed';
     throw ApplicationFailure.nonRetryable('the config leaves no viable deployment_mode branch', 'NoViableBranch');
   }
 
   progress.phase = 'studying';
-  progress.branchesPlanned = planned.branches.length;
-  progress.branches = planned.branches.map((b) => ({
-    deployment_mode: b.deployment_mode,
-    status: 'pending',
-    workflowId: branchWorkflowId(workflowId, b.deployment_mode),
-  }));
+  progress.branches = planned.plans.map((p) =>
+    branchProgress(p, initialStudyState(), { waves: 0, wave_ms_total: 0 }, {
+      workflowId: branchWorkflowId(workflowId, p.deployment_mode),
+      status: 'pending',
+      continued_as_new: 0,
+    }),
+  );
+  for (const p of planned.plans) trials.set(p.deployment_mode, []);
 
   const results = await Promise.all(
-    planned.branches.map(async (branch, i) => {
-      const entry = progress.branches[i];
-      entry.status = 'running';
+    planned.plans.map(async (p, i): Promise<BranchStudyResult> => {
+      const entry = () => progress.branches[i];
       try {
-        const result = await executeChild(branchStudy, {
-          workflowId: entry.workflowId,
-          args: [{ sweepId: workflowId, config: planned.config, branch }],
+        const child = await startChild(branchStudy, {
+          workflowId: entry().workflowId,
+          args: [{ sweepId: workflowId, plan: p, context: { config: planned.config, mode: p.deployment_mode, traceSha256: planned.traceSha256 } }],
         });
-        entry.status = 'done';
-        progress.branchesDone += 1;
+        children.push(child);
+        if (progress.stop_requested) void child.signal(stopSignal).catch(() => undefined);
+        if (entry().status === 'pending') progress.branches[i] = { ...entry(), status: 'running' };
+        const result = await child.result();
+        const last = entry();
+        progress.branches[i] = {
+          ...branchProgress(p, result.state, { waves: 1, wave_ms_total: (last.avg_wave_seconds ?? 0) * 1000 }, {
+            workflowId: last.workflowId,
+            status: 'done',
+            continued_as_new: result.continued_as_new,
+          }),
+          avg_wave_seconds: last.avg_wave_seconds,
+        };
         return result;
       } catch (err) {
-        entry.status = 'failed';
+        progress.branches[i] = { ...entry(), status: 'failed' };
         throw err;
       }
     }),
   );
 
+  progress.phase = 'reporting';
+  const outcome = await reportSweep({
+    sweep_id: workflowId,
+    config: planned.config,
+    config_hash: planned.config_hash,
+    load_predictor: planned.load_predictor,
+    warnings: planned.warnings,
+    traceSha256: planned.traceSha256,
+    branches: planned.plans.map((p, i) => ({ plan: p, result: results[i] })),
+  });
   progress.phase = 'done';
-  return { workflowId, labels: planned.labels, seed: planned.seed, branches: results, warnings: planned.warnings };
+  return outcome;
 }

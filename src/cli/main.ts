@@ -13,6 +13,11 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   sweep: () => import('./commands/sweep.js'),
   server: () => import('./commands/server.js'),
   worker: () => import('./commands/worker.js'),
+  list: () => import('./commands/list.js'),
+  status: () => import('./commands/status.js'),
+  result: () => import('./commands/result.js'),
+  resume: () => import('./commands/resume.js'),
+  schedule: () => import('./commands/schedule.js'),
   deploy: () => import('./commands/deploy.js'),
 };
 
@@ -26,6 +31,11 @@ const SUMMARIES: Record<string, string> = {
   sweep: 'run a sweep (embedded Temporal server by default, or --local)',
   server: 'start the embedded Temporal dev server (temporal-dev.yaml)',
   worker: 'run a standalone Temporal worker',
+  list: 'list sweep runs on the Temporal server (newest first)',
+  status: 'status and per-branch progress of a sweep run',
+  result: 'the SweepResult of a completed sweep run (--json, --out DIR)',
+  resume: 'continue a failed/terminated sweep in a new run without replaying finished trials',
+  schedule: 'recurring re-sweeps as Temporal Schedules (create, list, delete, trigger)',
   deploy: 'write Kubernetes (Dynamo) and launch-script files for a candidate',
 };
 

@@ -40,25 +40,29 @@ export async function withSpicaWorker<T>(t: TestTemporal, taskQueue: string, fn:
   }
 }
 
-/** A small valid SmartSearchConfig: two deployment_mode branches, fixed seed. */
+/** A small valid SmartSearchConfig: two deployment_mode branches, fixed seed, replays of milliseconds. */
 export const SMALL_CONFIG_YAML = `search_space:
   model_name: meta-llama/Llama-3.1-8B-Instruct
   hardware_sku: h100_sxm
   deployment_mode: [agg, disagg]
-  gpu_budget: 8
+  backend: [vllm]
+  gpu_budget: 2
 workload:
-  isl: 1024
-  osl: 128
+  isl: 128
+  osl: 64
+  concurrency: 4
   num_request_ratio: 4
-  request_rate: 2
 goal:
   target: throughput
 sweep:
+  max_rounds: 1
+  candidates_per_round: 2
+  parallel_evals: 2
   seed: 7
 `;
 
 /** The config with one field broken: a workflow fed this must fail, not retry forever. */
-export const BAD_CONFIG_YAML = SMALL_CONFIG_YAML.replace('gpu_budget: 8', 'gpu_budget: -3');
+export const BAD_CONFIG_YAML = SMALL_CONFIG_YAML.replace('gpu_budget: 2', 'gpu_budget: -3');
 
 export function writeTempConfig(text: string, name = 'config.yaml'): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'spica-cfg-'));
@@ -92,3 +96,29 @@ export function spawnSpica(args: string[]) {
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
+
+/** The durable-sweep test config: one agg branch on 2 GPUs, two rounds of two candidates (fast replays). */
+export const TINY_CONFIG_YAML = `search_space:
+  model_name: meta-llama/Llama-3.1-8B-Instruct
+  hardware_sku: h100_sxm
+  gpu_budget: 2
+  deployment_mode: [agg]
+  backend: [vllm]
+workload:
+  isl: 128
+  osl: 64
+  concurrency: 4
+  num_request_ratio: 4
+goal:
+  target: throughput
+sweep:
+  max_rounds: 2
+  candidates_per_round: 2
+  parallel_evals: 2
+  seed: 5
+`;
+
+/** A SweepResult with what may legitimately differ between runs (id, persistent cache hits) neutralized. */
+export function neutralized<T extends { sweep_id: string | null; counts: { cache_hits: number } }>(r: T): T {
+  return { ...r, sweep_id: null, counts: { ...r.counts, cache_hits: 0 } };
+}

@@ -26,16 +26,33 @@ describe('workflow history replay', () => {
 
   it('replays the recorded sweep history on the current code', async () => {
     const history = loadHistory('sweep.json');
-    // Sanity: the fixture really exercises the plan activity and one child per branch.
-    expect(eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(1);
+    // Sanity: the fixture really exercises plan → one child per branch → report.
+    expect(eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name)).toEqual([
+      'plan',
+      'reportSweep',
+    ]);
     expect(eventsOfType(history, 'EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED')).toHaveLength(2);
     await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).resolves.toBeUndefined();
   });
 
-  it('replays the recorded branchStudy child history', async () => {
-    await expect(
-      Worker.runReplayHistory(options, loadHistory('branchStudy-agg.json'), `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`),
-    ).resolves.toBeUndefined();
+  it('replays the recorded branchStudy child history (optimizer rebuilt from history, same asks)', async () => {
+    const history = loadHistory('branchStudy-agg.json');
+    const names = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name);
+    expect(names).toContain('materializeCandidates');
+    expect(names).toContain('replayWave');
+    expect(eventsOfType(history, 'EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED').length).toBeGreaterThanOrEqual(1);
+    await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+  });
+
+  it('fails with a determinism violation when the branch would replay a different wave', async () => {
+    const history = loadHistory('branchStudy-agg.json');
+    const wave = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').find(
+      (e) => e.activityTaskScheduledEventAttributes.activityType.name === 'replayWave',
+    )!;
+    wave.activityTaskScheduledEventAttributes.activityType.name = 'replayWaveV0';
+    await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).rejects.toBeInstanceOf(
+      DeterminismViolationError,
+    );
   });
 
   it('fails with a determinism violation when the code schedules a different activity', async () => {

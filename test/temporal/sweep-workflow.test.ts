@@ -1,16 +1,21 @@
-// End-to-end runs of the `sweep` workflow on the shared dev server with a real Spica worker.
+// The `sweep` workflow's inputs and failure modes on the shared dev server with a real Spica worker:
+// raw YAML (Web UI / `temporal workflow start`), one child per branch under deterministic ids, and a
+// bad config that fails at once instead of retrying.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLocalSweep } from '../../activities/local-sweep.js';
 import { parseConfigText } from '../../src/config/load.js';
-import { planBranchDimensions } from '../../src/search/dimensions.js';
-import { SPICA_GOAL, SPICA_HARDWARE, SPICA_MODEL } from '../../workflows/search-attributes.js';
+import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
-import type { SweepRunResult } from '../../workflows/sweep-types.js';
 import {
   BAD_CONFIG_YAML,
   connectTestTemporal,
+  neutralized,
   SMALL_CONFIG_YAML,
   uniqueTaskQueue,
   withSpicaWorker,
@@ -18,63 +23,43 @@ import {
 } from './harness.js';
 
 let t: TestTemporal;
+let local: SweepResult;
 const taskQueue = uniqueTaskQueue('sweep-wf');
 
 beforeAll(async () => {
   t = await connectTestTemporal();
+  process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
+  local = await runLocalSweep(parseConfigText(SMALL_CONFIG_YAML));
 });
 afterAll(async () => {
   await t?.connection.close();
 });
 
-function expectMatchesPlan(result: SweepRunResult, workflowId: string): void {
-  const expected = planBranchDimensions(parseConfigText(SMALL_CONFIG_YAML));
-  expect(result.workflowId).toBe(workflowId);
-  expect(result.labels).toEqual({ model: 'meta-llama/Llama-3.1-8B-Instruct', hardware: 'h100_sxm', goal: 'throughput' });
-  expect(result.seed).toBe(7);
-  expect(result.branches.map((b) => b.deployment_mode)).toEqual(['agg', 'disagg']);
-  // Each child returns exactly the branch the plan activity resolved for its mode.
-  expect(result.branches.map((b) => b.branch)).toEqual(expected.branches);
-}
-
 describe('sweep workflow', () => {
-  it('runs from a {configYaml} input: plan, one child per branch, merged result, search attributes, progress', async () => {
+  it('runs from a {configYaml} input: one child per branch, merged SweepResult equal to the local run', async () => {
     const workflowId = `yaml-${taskQueue}`;
+    expect(local.branches.map((b) => b.deployment_mode)).toEqual(['agg', 'disagg']);
     await withSpicaWorker(t, taskQueue, async () => {
       const handle = await t.client.workflow.start<typeof sweep>('sweep', {
         workflowId,
         taskQueue,
         args: [{ configYaml: SMALL_CONFIG_YAML }],
       });
-      const result = await handle.result();
-      expectMatchesPlan(result, workflowId);
+      const result = (await handle.result()) as SweepResult;
+      expect(result.sweep_id).toBe(workflowId);
+      expect(neutralized(result)).toEqual(neutralized(local));
 
       const progress = await handle.query(progressQuery);
-      expect(progress).toMatchObject({ phase: 'done', branchesPlanned: 2, branchesDone: 2 });
-      expect(progress.branches.map((b) => [b.status, b.workflowId])).toEqual([
-        ['done', branchWorkflowId(workflowId, 'agg')],
-        ['done', branchWorkflowId(workflowId, 'disagg')],
+      expect(progress.phase).toBe('done');
+      expect(progress.branches.map((b) => [b.deployment_mode, b.status, b.workflowId, b.trials_done])).toEqual([
+        ['agg', 'done', branchWorkflowId(workflowId, 'agg'), local.branches[0].trials],
+        ['disagg', 'done', branchWorkflowId(workflowId, 'disagg'), local.branches[1].trials],
       ]);
-
-      const description = await handle.describe();
-      expect(description.typedSearchAttributes.get(SPICA_MODEL)).toBe('meta-llama/Llama-3.1-8B-Instruct');
-      expect(description.typedSearchAttributes.get(SPICA_HARDWARE)).toBe('h100_sxm');
-      expect(description.typedSearchAttributes.get(SPICA_GOAL)).toBe('throughput');
-
       // The children exist under their deterministic ids and completed.
       const child = await t.client.workflow.getHandle(branchWorkflowId(workflowId, 'disagg')).describe();
       expect(child.type).toBe('branchStudy');
       expect(child.status.name).toBe('COMPLETED');
     });
-  });
-
-  it('runs from the validated config object (what `spica sweep` sends)', async () => {
-    const workflowId = `object-${taskQueue}`;
-    const config = parseConfigText(SMALL_CONFIG_YAML);
-    const result = await withSpicaWorker(t, taskQueue, async () =>
-      t.client.workflow.execute<typeof sweep>('sweep', { workflowId, taskQueue, args: [config] }),
-    );
-    expectMatchesPlan(result, workflowId);
   });
 
   it('can be started by the `temporal workflow start` CLI with a {configYaml} JSON input', async () => {
@@ -92,9 +77,9 @@ describe('sweep workflow', () => {
         child.on('exit', resolve);
       });
       expect(code).toBe(0);
-      return (await t.client.workflow.getHandle<typeof sweep>(workflowId).result()) as SweepRunResult;
+      return (await t.client.workflow.getHandle<typeof sweep>(workflowId).result()) as SweepResult;
     });
-    expectMatchesPlan(result, workflowId);
+    expect(neutralized(result)).toEqual(neutralized(local));
   });
 
   it('fails (without retrying) on a bad config, carrying the validation text', async () => {

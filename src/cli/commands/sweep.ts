@@ -1,6 +1,7 @@
 // `spica sweep <config>`: run the `sweep` workflow. With no Temporal address configured it starts
 // the embedded dev server (SQLite under .spica/) and an in-process worker; with an address it uses
-// that server (plus an in-process worker unless --detach).
+// that server (plus an in-process worker unless --detach). `--local` runs the same sweep in this
+// process without any server.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Connection } from '@temporalio/client';
@@ -9,9 +10,14 @@ import type { Command, CommandIo } from '../command.js';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import { loadConfigFile } from '../../config/load.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
-import type { sweep } from '../../../workflows/sweep.js';
+import { progressQuery, type sweep } from '../../../workflows/sweep.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes.js';
-import type { SweepRunResult } from '../../../workflows/sweep-types.js';
+import type { SweepOutcome, SweepProgress } from '../../../workflows/sweep-types.js';
+import { runLocalSweep } from '../../../activities/local-sweep.js';
+import type { SweepResult } from '../../search/sweepResult.js';
+import { writeResultFiles } from '../../results/files.js';
+import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
+import { ProgressReporter } from '../temporal/sweep-progress.js';
 import { provisionTemporalCli } from '../temporal/cli-binary.js';
 import { connectClient, START_SERVER_HINT } from '../temporal/client-connection.js';
 import { resolveTemporalTarget } from '../temporal/connection-target.js';
@@ -20,7 +26,7 @@ import { startDevServer, type DevServerHandle } from '../temporal/dev-server.js'
 import { isTemporalReachable } from '../temporal/reachability.js';
 import { ensureSearchAttributes } from '../temporal/search-attribute-registration.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
-import { formatSweepSummary } from '../temporal/sweep-summary.js';
+import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
 import { createSpicaWorker, DEFAULT_TASK_QUEUE } from '../temporal/worker.js';
@@ -43,7 +49,12 @@ Options:
   --task-queue NAME    task queue (default '${DEFAULT_TASK_QUEUE}')
   --detach             start and return at once, printing the id on stdout; needs a reachable
                        server with a worker polling the task queue (\`spica server\`, \`spica worker\`)
-  --json               print the result as one JSON document
+  --local              run the sweep in this process without Temporal (same result, not durable)
+  --json               print the SweepResult as one JSON document
+  --out DIR            also write the result files (result.json, candidates.csv, report.html)
+
+Progress (trials, best score, ETA) goes to stderr: a live bar on a terminal, plain lines otherwise.
+Exit code 1 when the sweep ran but found no feasible candidate.
 `;
 
 interface SweepArgs {
@@ -53,7 +64,9 @@ interface SweepArgs {
   id?: string;
   taskQueue: string;
   detach: boolean;
+  local: boolean;
   json: boolean;
+  out?: string;
 }
 
 function parseSweepArgs(argv: string[]): SweepArgs {
@@ -65,7 +78,9 @@ function parseSweepArgs(argv: string[]): SweepArgs {
       id: { type: 'string' },
       'task-queue': { type: 'string' },
       detach: { type: 'boolean', default: false },
+      local: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      out: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -79,8 +94,62 @@ function parseSweepArgs(argv: string[]): SweepArgs {
     id: values.id,
     taskQueue: values['task-queue'] ?? DEFAULT_TASK_QUEUE,
     detach: values.detach ?? false,
+    local: values.local ?? false,
     json: values.json ?? false,
+    out: values.out,
   };
+}
+
+/** Prints the result (JSON or the ranked table), writes --out files; exit 1 if nothing is feasible. */
+function emitResult(result: SweepResult, args: SweepArgs, io: CommandIo): number {
+  if (args.out !== undefined) {
+    const { files } = writeResultFiles(result, path.resolve(args.out));
+    io.stderr(`wrote ${files.join(', ')}\n`);
+  }
+  io.stdout(args.json ? `${JSON.stringify(result)}\n` : formatSweepResult(result));
+  return result.counts.feasible > 0 ? 0 : 1;
+}
+
+async function runLocal(config: SmartSearchConfig, args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
+  // runSweepLocal reports after every replay wave, with the trials recorded before that wave's batch.
+  const waves = new Map<string, number>();
+  const result = await runLocalSweep(config, {
+    shouldStop: () => signal.aborted,
+    onProgress: (mode, recorded) => {
+      const n = (waves.get(mode) ?? 0) + 1;
+      waves.set(mode, n);
+      io.stderr(`progress: ${mode} · wave ${n} replayed · ${recorded} trial(s) recorded before it\n`);
+    },
+  });
+  if (signal.aborted) io.stderr('interrupted: reporting the trials done so far\n');
+  return emitResult(result, args, io);
+}
+
+const PROGRESS_POLL_MS = 1000;
+
+/** Polls the `progress` query about once a second until `done` settles. */
+async function reportProgress(
+  handle: { query: (q: typeof progressQuery) => Promise<SweepProgress> },
+  io: CommandIo,
+  done: Promise<unknown>,
+): Promise<void> {
+  const reporter = new ProgressReporter(io.stderr, io.isTty);
+  let finished = false;
+  void done.finally(() => (finished = true)).catch(() => undefined);
+  while (!finished) {
+    try {
+      reporter.update(await handle.query(progressQuery));
+    } catch {
+      // A query can fail transiently (no workflow task yet, worker restarting): try again next tick.
+    }
+    await Promise.race([new Promise((r) => setTimeout(r, PROGRESS_POLL_MS)), done.catch(() => undefined)]);
+  }
+  try {
+    reporter.update(await handle.query(progressQuery)); // the final state ('done', all trials)
+  } catch {
+    // the sweep failed or the worker is going away: the error is reported by the caller
+  }
+  reporter.finish();
 }
 
 /** Starts the workflow under the first free id (explicit ids are never suffixed). */
@@ -120,6 +189,10 @@ async function registerAttributes(connection: Connection, namespace: string, io:
 
 export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
   const config = loadConfigFile(path.resolve(args.configPath));
+  if (args.local) {
+    if (args.detach) throw new InputError('--local and --detach exclude each other');
+    return runLocal(config, args, io, signal);
+  }
   const target = resolveTemporalTarget({ address: args.address, namespace: args.namespace });
   const namespace = target.namespace;
 
@@ -166,12 +239,15 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
     workflowId = handle.workflowId;
     io.stderr(`workflow id: ${handle.workflowId}\n`);
     const worker = spicaWorker.worker;
-    const outcome = await worker.runUntil(
-      Promise.race([
-        handle.result().then((result) => ({ result })),
+    const finished = handle.result();
+    const outcome = await worker.runUntil(async () => {
+      const race = Promise.race([
+        finished.then((result) => ({ result })),
         whenAborted(signal).then(() => ({ interrupted: true as const })),
-      ]),
-    );
+      ]);
+      await reportProgress(handle, io, race);
+      return race;
+    });
     if ('interrupted' in outcome) {
       io.stderr(
         `interrupted; workflow ${handle.workflowId} stays on the server and resumes when a worker runs ` +
@@ -179,9 +255,8 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
       );
       return 130;
     }
-    const result: SweepRunResult = outcome.result;
-    io.stdout(args.json ? `${JSON.stringify(result)}\n` : formatSweepSummary(result));
-    return 0;
+    const result = resolveSweepOutcome(outcome.result as SweepOutcome, handle.workflowId);
+    return emitResult(result, args, io);
   } catch (err) {
     if (err instanceof WorkflowFailedError) throw workflowFailure(err, workflowId);
     // gRPC failures after connecting (server went away, permission denied, …) are Temporal failures.

@@ -1,7 +1,10 @@
 // `spica worker`: a standalone worker polling the sweep task queue; scale out by running more.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
+import { replayPool } from '../../../activities/replay-pool.js';
+import { resultCacheDir } from '../../../activities/result-cache.js';
 import { connectWorker } from '../temporal/client-connection.js';
 import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
@@ -18,7 +21,14 @@ Options:
   --address HOST:PORT  Temporal frontend (default: TEMPORAL_ADDRESS, the temporal.toml profile, or temporal-dev.yaml)
   --namespace NAME     namespace (default: TEMPORAL_NAMESPACE, the profile, or 'default')
   --task-queue NAME    task queue to poll (default '${DEFAULT_TASK_QUEUE}')
-  --concurrency N      max concurrent activity executions
+  --concurrency N      activity slots and replay worker threads (default: the machine's cores)
+  --cache-dir DIR      persistent replay-result cache (default: SPICA_CACHE_DIR, else .spica/cache/)
+
+Each replay runs on a worker thread; one past the sweep's max_eval_seconds is terminated and
+becomes a timed_out trial; one over its heap cap (SPICA_REPLAY_HEAP_MB, default 4096) fails only
+that trial. Finished replays are cached by ReplaySpec hash + simulator version. Test hooks (only with SPICA_TEST_HOOKS=1): SPICA_TEST_HANG_MATCH=S makes
+every candidate whose canonical JSON contains S spin forever; SPICA_TEST_OOM_MATCH=S makes it
+exhaust its thread's heap.
 `;
 
 export interface WorkerRunOptions {
@@ -26,6 +36,7 @@ export interface WorkerRunOptions {
   namespace: string;
   taskQueue: string;
   concurrency?: number;
+  cacheDir?: string;
   signal: AbortSignal;
 }
 
@@ -33,7 +44,10 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
   installQuietRuntime();
   const connection = await connectWorker(opts.address);
   const spica = await createSpicaWorker({ ...opts, connection });
-  io.stderr(`worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); Ctrl-C to stop\n`);
+  io.stderr(
+    `worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); ` +
+      `${replayPool().size} replay threads, result cache ${resultCacheDir()}; Ctrl-C to stop\n`,
+  );
   const stopping = whenAborted(opts.signal).then(() => {
     io.stderr('worker shutting down (finishing tasks in hand)…\n');
     spica.worker.shutdown();
@@ -59,6 +73,7 @@ export const command: Command = {
         namespace: { type: 'string' },
         'task-queue': { type: 'string' },
         concurrency: { type: 'string' },
+        'cache-dir': { type: 'string' },
       },
       allowPositionals: false,
     });
@@ -74,7 +89,7 @@ export const command: Command = {
     const shutdown = processShutdownSignal();
     try {
       return await runWorker(
-        { address, namespace: target.namespace, taskQueue: values['task-queue'] ?? DEFAULT_TASK_QUEUE, concurrency, signal: shutdown.signal },
+        { address, namespace: target.namespace, taskQueue: values['task-queue'] ?? DEFAULT_TASK_QUEUE, concurrency, cacheDir: values['cache-dir'] && path.resolve(values['cache-dir']), signal: shutdown.signal },
         io,
       );
     } finally {

@@ -1,13 +1,62 @@
-// Human-readable rendering of a sweep result for `spica sweep` without --json.
-import type { SweepRunResult } from '../../../workflows/sweep-types.js';
+// Human-readable rendering of a SweepResult for `spica sweep` without --json: the ranked top-N (or
+// the Pareto front) with key metrics, then counts by status, branch summaries and warnings.
+import type { CandidateRow, SweepResult } from '../../search/sweepResult.js';
 
-export function formatSweepSummary(result: SweepRunResult): string {
-  const { labels } = result;
-  const lines = [`sweep ${result.workflowId}: ${labels.model} on ${labels.hardware}, goal ${labels.goal}, seed ${result.seed}`];
-  for (const { deployment_mode, branch } of result.branches) {
-    const dims = branch.dimensions.map((d) => `${d.name}(${Array.isArray(d.values) ? d.values.length : '?'})`);
-    lines.push(`  ${deployment_mode}: backends ${branch.backends.join(', ')}; ${dims.length} searched dimension(s)${dims.length ? `: ${dims.join(' ')}` : ''}`);
+function fmt(v: number | null | undefined, digits = 1): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '-';
+  return Math.abs(v) >= 1e5 ? v.toExponential(2) : v.toFixed(digits);
+}
+
+function parallelLabel(c: CandidateRow): string {
+  const pc = c.config.parallel_config;
+  const group = (g: { tp: number; pp: number; attention_dp: number; moe_ep: number; replicas: number }) =>
+    `tp${g.tp}${g.pp > 1 ? `·pp${g.pp}` : ''}${g.attention_dp > 1 ? `·dp${g.attention_dp}` : ''}${g.moe_ep > 1 ? `·ep${g.moe_ep}` : ''}×${g.replicas}`;
+  return 'prefill' in pc ? `P ${group(pc.prefill)} D ${group(pc.decode)}` : group(pc);
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => `  ${r.map((cell, i) => (i >= 5 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ')}`.trimEnd());
+}
+
+export function formatSweepResult(result: SweepResult): string {
+  const q = result.question;
+  const objectives = result.objectives.map((o) => o.name);
+  const lines = [
+    `sweep ${result.sweep_id ?? '(local)'}: ${q.model_name} on ${q.hardware_sku} (budget ${q.gpu_budget} GPUs), goal ${String(q.goal.target)}, ${q.policy}/${q.algorithm}, seed ${q.seed}`,
+  ];
+  const byId = new Map(result.candidates.map((c) => [c.id, c]));
+  const isPareto = 'pareto_front' in result.views;
+  const ids = 'pareto_front' in result.views ? result.views.pareto_front : result.views.top_n;
+  if (ids.length === 0) {
+    lines.push('no feasible candidate');
+  } else {
+    lines.push(isPareto ? `Pareto front (${ids.length}), by ${objectives[objectives.length - 1]}:` : `top ${ids.length} by ${objectives[0]}:`);
+    const header = ['#', 'id', 'branch', 'backend', 'parallel', 'gpus', ...objectives, 'ttft_ms', 'tpot_ms'];
+    const rows = ids.map((id, i) => {
+      const c = byId.get(id)!;
+      const m = c.metrics ?? {};
+      return [
+        String(i + 1),
+        c.id,
+        c.branch,
+        c.config.backend,
+        parallelLabel(c),
+        String(c.used_gpus),
+        ...objectives.map((o) => fmt(c.objectives?.[o])),
+        fmt(m.mean_ttft_ms),
+        fmt(m.mean_tpot_ms),
+      ];
+    });
+    lines.push(...table([header, ...rows]));
   }
-  for (const w of result.warnings) lines.push(`  warning: ${w}`);
+  const n = result.counts;
+  lines.push(
+    `trials: ${n.evaluated} — ${n.feasible} feasible, ${n.infeasible} infeasible, ${n.unsupported} unsupported, ${n.timed_out} timed out, ${n.failed} failed; ${n.cache_hits} cache hits`,
+  );
+  for (const b of result.branches) {
+    lines.push(`  ${b.deployment_mode} (${b.backends.join(', ')}): ${b.rounds} round(s), ${b.trials} trial(s), stopped: ${b.stop_reason}`);
+  }
+  for (const w of result.warnings) lines.push(`warning: ${w}`);
   return `${lines.join('\n')}\n`;
 }

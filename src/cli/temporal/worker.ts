@@ -14,6 +14,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import * as activities from '../../../activities/index.js';
+import { configureReplayPool, defaultPoolSize, replayPool } from '../../../activities/replay-pool.js';
 import { connectWorker } from './client-connection.js';
 
 export const DEFAULT_TASK_QUEUE = 'spica';
@@ -53,8 +54,12 @@ export interface SpicaWorkerOptions {
   address: string;
   namespace: string;
   taskQueue?: string;
-  /** Max concurrent activity executions (default: SDK default). */
+  /** Activity slots and replay-thread pool size (default: the machine's cores). */
   concurrency?: number;
+  /** Worker identity shown in histories (default: the SDK's pid@host). */
+  identity?: string;
+  /** Persistent result cache directory (sets SPICA_CACHE_DIR for this process). */
+  cacheDir?: string;
   /** Use an existing connection (not closed by `close()`). */
   connection?: NativeConnection;
 }
@@ -73,6 +78,11 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
   const ownsConnection = opts.connection === undefined;
   const connection = opts.connection ?? (await connectWorker(opts.address));
   const taskQueue = opts.taskQueue ?? DEFAULT_TASK_QUEUE;
+  const slots = opts.concurrency ?? defaultPoolSize();
+  // One replay thread per activity slot: a wave never waits for a thread another wave holds for long.
+  configureReplayPool({ size: slots });
+  replayPool().prewarm(); // boot the replay threads while the worker connects
+  if (opts.cacheDir) process.env.SPICA_CACHE_DIR = opts.cacheDir;
   try {
     const worker = await Worker.create({
       connection,
@@ -80,7 +90,8 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
       taskQueue,
       workflowBundle,
       activities,
-      ...(opts.concurrency ? { maxConcurrentActivityTaskExecutions: opts.concurrency } : {}),
+      maxConcurrentActivityTaskExecutions: slots,
+      ...(opts.identity ? { identity: opts.identity } : {}),
     });
     return { worker, connection, taskQueue, close: async () => (ownsConnection ? connection.close() : undefined) };
   } catch (err) {

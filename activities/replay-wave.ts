@@ -1,0 +1,89 @@
+// `replayWave` activity: one wave (≤ parallel_evals candidates) of a branch study. Answers what the
+// persistent cache already holds, runs the rest on the worker-thread pool (bounded by
+// max_eval_seconds each), heartbeats while waiting, stores cacheable outcomes. Outcomes come back in
+// input order; a replay failure is an outcome, never an activity failure.
+import { Context } from '@temporalio/activity';
+import { CancelledFailure } from '@temporalio/common';
+import { SIMULATOR_VERSION } from '../src/replay/report.js';
+import { specHash } from '../src/replay/spec-hash.js';
+import type { MaterializedCandidate } from '../src/search/study/materialize.js';
+import type { EvalOutcome } from '../src/search/trial.js';
+import type { BranchContext, WaveOutcome } from '../workflows/sweep-types.js';
+import { replaySpecFor } from './evaluate.js';
+import { replayPool } from './replay-pool.js';
+import { ReplayResultCache, resultCacheDir } from './result-cache.js';
+
+const HEARTBEAT_MS = 5_000;
+
+export function resultCache(): ReplayResultCache {
+  return new ReplayResultCache(resultCacheDir(), SIMULATOR_VERSION);
+}
+
+/** Spec hash of a candidate, or the build error that prevents a spec. */
+export function specHashFor(context: BranchContext, m: MaterializedCandidate): { hash: string } | { error: string } {
+  try {
+    return { hash: specHash(replaySpecFor({ config: context.config, traceSha256: context.traceSha256 }, m)) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/** Runs candidates through cache + pool; `onProgress` sees (done, total). Shared with `reportSweep`. */
+export async function evaluateWithCache(
+  context: BranchContext,
+  candidates: MaterializedCandidate[],
+  signal?: AbortSignal,
+  onProgress?: (done: number, total: number) => void,
+): Promise<WaveOutcome> {
+  const cache = resultCache();
+  const outcomes: EvalOutcome[] = new Array(candidates.length);
+  let hits = 0;
+  let done = 0;
+  const runs: Promise<void>[] = [];
+  candidates.forEach((m, i) => {
+    if (m.rejection) {
+      outcomes[i] = { ok: false, ...m.rejection };
+      return;
+    }
+    const key = specHashFor(context, m);
+    if ('error' in key) {
+      outcomes[i] = { ok: false, reason_category: 'build_error', reason: key.error };
+      return;
+    }
+    const cached = cache.get(key.hash);
+    if (cached) {
+      outcomes[i] = cached;
+      hits += 1;
+      return;
+    }
+    runs.push(
+      replayPool()
+        .run({ ctx: { config: context.config, traceSha256: context.traceSha256 }, candidate: m, timeoutSeconds: context.config.sweep.max_eval_seconds }, signal)
+        .then((o) => {
+          outcomes[i] = o;
+          if (!signal?.aborted) cache.put(key.hash, o);
+          done += 1;
+          onProgress?.(done, runs.length);
+        }),
+    );
+  });
+  onProgress?.(0, runs.length);
+  await Promise.all(runs);
+  return { outcomes, cache_hits: hits };
+}
+
+export async function replayWave(input: { context: BranchContext; candidates: MaterializedCandidate[] }): Promise<WaveOutcome> {
+  const ctx = Context.current();
+  let progress = { done: 0, total: 0 };
+  const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_MS);
+  try {
+    const wave = await evaluateWithCache(input.context, input.candidates, ctx.cancellationSignal, (done, total) => {
+      progress = { done, total };
+      ctx.heartbeat(progress);
+    });
+    if (ctx.cancellationSignal.aborted) throw new CancelledFailure('replay wave cancelled');
+    return wave;
+  } finally {
+    clearInterval(beat);
+  }
+}

@@ -1,0 +1,160 @@
+// `spica resume <id>`: continue a failed, terminated, timed-out or cancelled sweep in a new run
+// `<id>-resume-<n>` seeded by the persistent result cache (see src/cli/sweeps/sweep-resume.ts).
+import { parseArgs } from 'node:util';
+import { Client, WorkflowFailedError, type Connection } from '@temporalio/client';
+import type { Command, CommandIo } from '../command.js';
+import { InputError, TemporalUnavailable } from '../../errors.js';
+import { SWEEP_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes.js';
+import { provisionTemporalCli } from '../temporal/cli-binary.js';
+import { connectClient, START_SERVER_HINT } from '../temporal/client-connection.js';
+import { resolveTemporalTarget } from '../temporal/connection-target.js';
+import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
+import { startDevServer, type DevServerHandle } from '../temporal/dev-server.js';
+import { isTemporalReachable } from '../temporal/reachability.js';
+import { ensureSearchAttributes } from '../temporal/search-attribute-registration.js';
+import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
+import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
+import { createSpicaWorker, type SpicaWorker } from '../temporal/worker.js';
+import { asCliError } from '../sweeps/management-session.js';
+import { formatSweepResult } from '../sweeps/result-table.js';
+import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
+import { resumeSource, startResumedSweep, sweepFailureError } from '../sweeps/sweep-resume.js';
+
+const usage = `Usage: spica resume <workflow-id> [options]
+
+Continue a FAILED, TERMINATED, TIMED_OUT or CANCELLED sweep: a new run '<id>-resume-<n>' (first
+free n) starts with the old run's input on its task queue. The optimizer is deterministic for a
+config and seed, and every finished replay is in the persistent result cache (.spica/cache/ or
+SPICA_CACHE_DIR on the worker), so the new run re-derives the same trials and replays only those
+the old run had not finished. The new id goes to stderr (stdout with --detach); the result to stdout.
+
+Where it runs: like \`spica sweep\` — --address, TEMPORAL_ADDRESS or the temporal.toml profile, else
+the embedded dev server (temporal-dev.yaml; reused when \`spica server\` runs) with an in-process worker.
+
+Options:
+  --address HOST:PORT  Temporal frontend
+  --namespace NAME     namespace
+  --task-queue NAME    task queue of the new run (default: the old run's)
+  --detach             start and return at once, printing the new id; needs a worker polling
+  --json               print the SweepResult as one JSON document
+`;
+
+interface ResumeArgs {
+  id: string;
+  address?: string;
+  namespace?: string;
+  taskQueue?: string;
+  detach: boolean;
+  json: boolean;
+}
+
+function parseResumeArgs(argv: string[]): ResumeArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      address: { type: 'string' },
+      namespace: { type: 'string' },
+      'task-queue': { type: 'string' },
+      detach: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new InputError(`expected exactly one workflow id, got ${positionals.length} (see \`spica resume --help\`)`);
+  return {
+    id: positionals[0],
+    address: values.address,
+    namespace: values.namespace,
+    taskQueue: values['task-queue'],
+    detach: values.detach ?? false,
+    json: values.json ?? false,
+  };
+}
+
+async function registerAttributes(connection: Connection, namespace: string, io: CommandIo): Promise<void> {
+  const outcome = await ensureSearchAttributes(connection, namespace, SWEEP_SEARCH_ATTRIBUTES);
+  for (const w of outcome.warnings) io.stderr(`warning: ${w}\n`);
+}
+
+export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
+  const target = resolveTemporalTarget({ address: args.address, namespace: args.namespace });
+  const namespace = target.namespace;
+  let server: DevServerHandle | undefined;
+  let address = target.address;
+  if (address === undefined) {
+    const devConfig = loadDevServerConfig();
+    address = devServerAddress(devConfig);
+    if (args.detach) {
+      if (!(await isTemporalReachable(address))) {
+        throw new TemporalUnavailable(`--detach needs a running Temporal server and worker; none at ${address}: ${START_SERVER_HINT}`);
+      }
+    } else {
+      // The old run's history lives in the embedded server's SQLite file: start (or reuse) it.
+      const cli = await provisionTemporalCli({ log: (l) => io.stderr(`provision: ${l}\n`) });
+      server = await startDevServer(devConfig, { cliPath: cli.path });
+      address = server.address;
+      for (const w of server.warnings) io.stderr(`warning: ${w}\n`);
+    }
+  }
+
+  const connection = await connectClient(address);
+  let spicaWorker: SpicaWorker | undefined;
+  let newId = '(not started)';
+  try {
+    const client = new Client({ connection, namespace });
+    const source = await resumeSource(client, args.id);
+    const taskQueue = args.taskQueue ?? source.taskQueue;
+    io.stderr(`resuming ${source.status} sweep ${source.workflowId} (run ${source.runId}) on task queue '${taskQueue}'\n`);
+    await registerAttributes(connection, namespace, io);
+
+    if (args.detach) {
+      if (!hasSweepWorker(await describePollers(connection, namespace, taskQueue))) {
+        throw new TemporalUnavailable(
+          `--detach needs a worker polling task queue '${taskQueue}' on ${address}, and none is; start one with \`spica worker --address ${address} --task-queue ${taskQueue}\``,
+        );
+      }
+      const handle = await startResumedSweep(client, source, taskQueue);
+      io.stderr(`workflow id: ${handle.workflowId}\n`);
+      io.stdout(args.json ? `${JSON.stringify({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId, resumed: source.workflowId })}\n` : `${handle.workflowId}\n`);
+      return 0;
+    }
+
+    spicaWorker = await createSpicaWorker({ address, namespace, taskQueue });
+    const handle = await startResumedSweep(client, source, taskQueue);
+    newId = handle.workflowId;
+    io.stderr(`workflow id: ${newId}\n`);
+    const outcome = await spicaWorker.worker.runUntil(
+      Promise.race([handle.result().then((result) => ({ result })), whenAborted(signal).then(() => ({ interrupted: true as const }))]),
+    );
+    if ('interrupted' in outcome) {
+      io.stderr(`interrupted; workflow ${newId} stays on the server and continues when a worker runs (\`spica server\` + \`spica worker\`)\n`);
+      return 130;
+    }
+    const result = resolveSweepOutcome(outcome.result, newId);
+    io.stderr(`${result.counts.cache_hits} of ${result.counts.evaluated} trials were served from the persistent cache (not replayed)\n`);
+    io.stdout(args.json ? `${JSON.stringify(result)}\n` : formatSweepResult(result));
+    return result.counts.feasible > 0 ? 0 : 1;
+  } catch (err) {
+    if (err instanceof WorkflowFailedError) throw sweepFailureError(err, newId);
+    throw asCliError(err, address, `resume ${args.id}`);
+  } finally {
+    await spicaWorker?.close();
+    await connection.close();
+    await server?.stop();
+  }
+}
+
+export const command: Command = {
+  name: 'resume',
+  summary: 'continue a failed/terminated sweep in a new run without replaying finished trials',
+  usage,
+  async run(argv, io) {
+    const args = parseResumeArgs(argv);
+    const shutdown = processShutdownSignal();
+    try {
+      return await runResume(args, io, shutdown.signal);
+    } finally {
+      shutdown.dispose();
+    }
+  },
+};

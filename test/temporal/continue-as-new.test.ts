@@ -1,0 +1,87 @@
+// Continue-as-new: a dev server of its own with `limit.historyCount.suggestContinueAsNew` lowered so
+// the branch study hands over at every round boundary; the result must equal the uninterrupted one.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runLocalSweep } from '../../activities/local-sweep.js';
+import { loadDevServerConfig } from '../../src/cli/temporal/dev-config.js';
+import { startDevServer, type DevServerHandle } from '../../src/cli/temporal/dev-server.js';
+import { freePort } from '../../src/cli/temporal/free-port.js';
+import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
+import { parseConfigText } from '../../src/config/load.js';
+import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
+import { isStoredResult, type BranchStudyInput } from '../../workflows/sweep-types.js';
+import { neutralized, TINY_CONFIG_YAML, uniqueTaskQueue } from './harness.js';
+
+let server: DevServerHandle;
+let connection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  const base = loadDevServerConfig();
+  server = await startDevServer(
+    {
+      ...base,
+      port: await freePort(),
+      ui: { enabled: false },
+      db_filename: null,
+      log_level: 'error',
+      startup_timeout_seconds: 90,
+      dynamic_config: { ...base.dynamic_config, 'limit.historyCount.suggestContinueAsNew': 10 },
+    },
+    { cliPath: inject('temporalCliPath'), reuse: false },
+  );
+  connection = await Connection.connect({ address: server.address });
+  client = new Client({ connection, namespace: server.namespace });
+});
+afterAll(async () => {
+  await connection?.close();
+  await server?.stop();
+});
+
+describe('branchStudy continue-as-new', () => {
+  it('hands over at round boundaries with compact trials and still equals the straight run', async () => {
+    process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
+    const config = parseConfigText(TINY_CONFIG_YAML.replace('max_rounds: 2', 'max_rounds: 3'));
+    const local = await runLocalSweep(config);
+    const taskQueue = uniqueTaskQueue('can');
+    const workflowId = `can-${taskQueue}`;
+    const spica = await createSpicaWorker({ address: server.address, namespace: server.namespace, taskQueue });
+    try {
+      const handle = await client.workflow.start<typeof sweep>('sweep', { workflowId, taskQueue, args: [config] });
+      // Queries of a closed workflow replay it, so ask while the worker still runs.
+      const [result, progress] = await spica.worker.runUntil(async () => {
+        const r = await handle.result();
+        return [r, await handle.query(progressQuery)] as const;
+      });
+      if (isStoredResult(result)) throw new Error('expected an inline result');
+      expect(neutralized(result)).toEqual(neutralized(local));
+      expect(result.branches[0].rounds).toBe(3);
+
+      expect(progress.branches[0].continued_as_new).toBe(2);
+      // The chain is visible on the server: two runs ended by continue-as-new, the last one completed.
+      const runs: { runId: string; status: string }[] = [];
+      const childId = branchWorkflowId(workflowId, 'agg');
+      for await (const w of client.workflow.list({ query: `WorkflowId = '${childId}'` })) runs.push({ runId: w.runId, status: w.status.name });
+      expect(runs.map((r) => r.status).sort()).toEqual(['COMPLETED', 'CONTINUED_AS_NEW', 'CONTINUED_AS_NEW']);
+
+      // What crossed the hand-over: compact trials (no candidate, hashed key), well under 1 KB each.
+      for (const run of runs.filter((r) => r.status === 'CONTINUED_AS_NEW')) {
+        const history = await client.workflow.getHandle(childId, run.runId).fetchHistory();
+        const can = history.events!.find((e) => e.workflowExecutionContinuedAsNewEventAttributes)!;
+        const payload = can.workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0];
+        const carried = JSON.parse(Buffer.from(payload.data!).toString('utf8')) as BranchStudyInput;
+        expect(carried.carry!.state.trials.length).toBeGreaterThanOrEqual(2);
+        for (const trial of carried.carry!.state.trials) {
+          expect(trial.candidate).toBeNull();
+          expect(trial.key).toMatch(/^[0-9a-f]{64}$/);
+          expect(JSON.stringify(trial).length).toBeLessThan(1000);
+        }
+      }
+    } finally {
+      await spica.close();
+    }
+  });
+});
