@@ -4,6 +4,7 @@
 import type { EngineArgs, ReplaySpec } from './spec.js';
 import { routerSettingsOf } from './spec.js';
 import { createEnginePerf } from '../hardware/perf/engine.js';
+import type { ReplayOverhead } from '../hardware/perf/coefficients.js';
 import { loadSystem } from '../hardware/systems.js';
 import type { SystemSpec } from '../hardware/system.js';
 import { resolveModel } from '../model/catalog.js';
@@ -34,6 +35,8 @@ export interface ResolveOptions {
    * Default: the Dynamo planner port (src/replay/planner); null from it means "run static".
    */
   controllerFor?: (plannerConfig: Record<string, unknown>, spec: ReplaySpec, pools: readonly PoolDeployment[]) => ScalingController | null;
+  /** Replace the coefficient file's replay corrections (null = none; replay calibration uses this). */
+  replayOverhead?: ReplayOverhead | null;
 }
 
 export interface ResolvedReplay {
@@ -135,6 +138,12 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
           : null,
     };
     const perf = createEnginePerf({ model, system, backend: bd.backend, shape, quant, kvDtype, nextn, coefficientsDir: opts.coefficientsDir });
+    // Replay-fitted corrections of the perf model (scripts/calibrate-replay.ts), when present.
+    const rc = opts.replayOverhead === undefined ? perf.overhead.replay : (opts.replayOverhead ?? undefined);
+    if (rc) {
+      engine.passTimeScale = rc.passScale;
+      engine.admissionDelayMs = bd.deployment_mode === 'disagg' ? rc.disaggAdmissionMs : rc.admissionMs;
+    }
     return { role, engine, perf, gpusPerWorker: gpusPerWorker(shape), replicas: group.replicas, startupTimeMs: (args.startup_time ?? 0) * 1000 };
   });
 

@@ -28,6 +28,20 @@ const curveSchema = z.object({
   stats: errorStatsSchema,
 });
 
+/** What the replay adds on top of the pass model (see `overhead.replay`). */
+export const replayOverheadSchema = z.object({
+  /** Multiplier on every simulated pass time. */
+  passScale: z.number().positive(),
+  /** Delay from a request's arrival to its admission in aggregated serving, ms. */
+  admissionMs: z.number().nonnegative(),
+  /** The same for disaggregated serving (prefill admission; includes P/D handshake and routing), ms. */
+  disaggAdmissionMs: z.number().nonnegative(),
+  /** Provenance: fitted rows, folds and held-out errors. */
+  source: z.string(),
+  rows: z.number().int().nonnegative(),
+});
+export type ReplayOverhead = z.infer<typeof replayOverheadSchema>;
+
 /** Per-pass overheads not in the kernel tables (fitted from e2e/silicon_dev.csv, see calibrate). */
 export const overheadSchema = z.object({
   /** Fixed host/scheduler time added to every engine pass, ms. */
@@ -50,7 +64,11 @@ export const overheadSchema = z.object({
   ttftFixedMs: z.number().nonnegative(),
   /** How these were set: 'fitted:e2e' with row counts, or 'default' with the reason. */
   source: z.string(),
-  rows: z.number().int().nonnegative(),
+  rows: z.number().int().nonnegative(),  /**
+   * Replay only (scripts/calibrate-replay.ts): corrections fitted against replays of the same e2e rows,
+   * because a replay composes passes differently from the steady-state formula above. Absent = none.
+   */
+  replay: replayOverheadSchema.optional(),
 });
 
 export const coefficientsSchema = z.object({

@@ -22,7 +22,7 @@ export interface E2eCase {
   tpotMs: number;
 }
 
-function quantOf(mode: string, precision: string, fallback: WeightQuant): WeightQuant | undefined {
+export function quantOf(mode: string, precision: string, fallback: WeightQuant): WeightQuant | undefined {
   if (mode === '') return precision === 'bf16' ? 'bf16' : fallback;
   if (mode === 'fp8' || mode === 'fp8_block' || mode === 'nvfp4') return mode;
   if (mode === 'bfloat16' || mode === 'bf16') return 'bf16';

@@ -20,6 +20,7 @@ export class Worker {
   busyMs = 0;
   /** Forward-pass metrics of the pass last started (the slowest rank's batch), for the planner. */
   readonly lastPass: ForwardPassMetrics = { prefillSeqs: 0, prefillTokens: 0, decodeSeqs: 0, decodeKvTokens: 0, wallMs: 0 };
+  private readonly passScale: number;
 
   constructor(
     readonly index: number,
@@ -31,6 +32,7 @@ export class Worker {
     readonly createdMs: number,
     ready: boolean,
   ) {
+    this.passScale = cfg.passTimeScale ?? 1;
     this.ranks = [];
     for (let r = 0; r < cfg.attentionDp; r++) this.ranks.push(new RankScheduler(cfg, sink, listeners[r] ?? null));
     this.state = ready ? 'ready' : 'starting';
@@ -52,7 +54,7 @@ export class Worker {
     for (const rank of this.ranks) {
       if (!rank.hasWork() && !rank.hasRestoring()) continue;
       if (rank.formBatch(nowMs) === 0) continue;
-      const t = this.perf.passMs(rank.work);
+      const t = this.perf.passMs(rank.work) * this.passScale;
       if (t > ms) {
         ms = t;
         slowest = rank;

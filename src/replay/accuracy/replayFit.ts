@@ -1,0 +1,118 @@
+// Fits the replay's corrections of the perf model (`overhead.replay` in the coefficient files) from
+// replays of measured rows made WITHOUT corrections. Pure.
+//
+// Two parameters per (sku, backend) and one per backend for disagg:
+// * passScale s: every pass time × s, so a replay's TPOT and engine-side TTFT scale by s;
+// * admissionMs d (agg) / disaggAdmissionMs (disagg): fixed arrival → admission time, adding d to TTFT.
+// Fitting uses the first-order model TTFT ≈ s·TTFT₀ + d, TPOT ≈ s·TPOT₀ (exact for s; d slightly
+// lowers the closed loop's load, which the verification replay in the bench measures). Objective:
+// median |relative error|, as reported. Groups with fewer than `minRows` rows borrow the backend's
+// pooled fit (all SKUs).
+import type { ReplayOverhead } from '../../hardware/perf/coefficients.js';
+
+export interface RawReplay {
+  id: string;
+  sku: string;
+  backend: string;
+  mode: 'agg' | 'disagg';
+  ttft0: number;
+  tpot0: number;
+  ttftMs: number;
+  tpotMs: number;
+}
+
+export interface ReplayFit {
+  passScale: number;
+  admissionMs: number;
+  disaggAdmissionMs: number;
+  rows: number;
+}
+
+function medianAbs(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  xs.sort((a, b) => a - b);
+  const m = (xs.length - 1) / 2;
+  return (xs[Math.floor(m)] + xs[Math.ceil(m)]) / 2;
+}
+
+/** s minimising median |s·TPOT₀/TPOT − 1| over [0.5, 2] (grid of 0.005). */
+export function fitPassScale(rows: readonly RawReplay[]): number {
+  if (rows.length === 0) return 1;
+  let best = 1;
+  let bestErr = Infinity;
+  for (let i = 0; i <= 300; i++) {
+    const s = 0.5 + 0.005 * i;
+    const e = medianAbs(rows.map((r) => Math.abs((s * r.tpot0) / r.tpotMs - 1)));
+    if (e < bestErr - 1e-12) {
+      bestErr = e;
+      best = s;
+    }
+  }
+  return Math.round(best * 1000) / 1000;
+}
+
+/** d ≥ 0 minimising median |(s·TTFT₀ + d)/TTFT − 1| (grid of 1 ms up to 1 s). */
+export function fitAdmission(rows: readonly RawReplay[], scaleOf: (r: RawReplay) => number): number {
+  if (rows.length === 0) return 0;
+  let best = 0;
+  let bestErr = Infinity;
+  for (let d = 0; d <= 1000; d++) {
+    const e = medianAbs(rows.map((r) => Math.abs((scaleOf(r) * r.ttft0 + d) / r.ttftMs - 1)));
+    if (e < bestErr - 1e-12) {
+      bestErr = e;
+      best = d;
+    }
+  }
+  return best;
+}
+
+/** Which admission delays to fit: none, only disaggregated serving's, or both. */
+export type AdmissionFit = 'none' | 'disagg' | 'all';
+
+/**
+ * Fits per (sku, backend); returns one fit per `sku/backend` key present in `rows`. Delays not in
+ * `admission` stay 0: verified by replaying, the additive first-order model of the agg delay does not
+ * hold in fixed-length closed loops (see scripts/calibrate-replay.ts).
+ */
+export function fitReplayOverheads(rows: readonly RawReplay[], minRows = 12, admission: AdmissionFit = 'all'): Map<string, ReplayFit> {
+  const keyOf = (r: RawReplay): string => `${r.sku}/${r.backend}`;
+  const byKey = new Map<string, RawReplay[]>();
+  const byBackend = new Map<string, RawReplay[]>();
+  for (const r of rows) {
+    byKey.set(keyOf(r), [...(byKey.get(keyOf(r)) ?? []), r]);
+    byBackend.set(r.backend, [...(byBackend.get(r.backend) ?? []), r]);
+  }
+  const scale = new Map<string, number>();
+  const aggOf = (rs: RawReplay[]): RawReplay[] => rs.filter((r) => r.mode === 'agg');
+  const pooledScale = new Map<string, number>();
+  for (const [b, rs] of byBackend) pooledScale.set(b, fitPassScale(rs));
+  for (const [k, rs] of byKey) scale.set(k, rs.length >= minRows ? fitPassScale(rs) : pooledScale.get(rs[0].backend)!);
+  const s = (r: RawReplay): number => scale.get(keyOf(r))!;
+  // Disagg rows are few: one admission time per backend, all SKUs pooled.
+  const disaggAdmission = new Map<string, number>();
+  for (const [b, rs] of byBackend) disaggAdmission.set(b, admission !== 'none' ? fitAdmission(rs.filter((r) => r.mode === 'disagg'), s) : 0);
+  const pooledAdmission = new Map<string, number>();
+  for (const [b, rs] of byBackend) pooledAdmission.set(b, admission === 'all' ? fitAdmission(aggOf(rs), s) : 0);
+  const out = new Map<string, ReplayFit>();
+  for (const [k, rs] of byKey) {
+    const agg = aggOf(rs);
+    const b = rs[0].backend;
+    out.set(k, {
+      passScale: scale.get(k)!,
+      admissionMs: admission === 'all' && agg.length >= minRows ? fitAdmission(agg, s) : pooledAdmission.get(b)!,
+      disaggAdmissionMs: disaggAdmission.get(b)!,
+      rows: rs.length,
+    });
+  }
+  return out;
+}
+
+/** First-order prediction of a raw replay under a fit (what the fit optimises). */
+export function predictRaw(r: RawReplay, f: Pick<ReplayFit, 'passScale' | 'admissionMs' | 'disaggAdmissionMs'>): { ttftMs: number; tpotMs: number } {
+  const d = r.mode === 'disagg' ? f.disaggAdmissionMs : f.admissionMs;
+  return { ttftMs: f.passScale * r.ttft0 + d, tpotMs: f.passScale * r.tpot0 };
+}
+
+export function toReplayOverhead(f: ReplayFit, source: string): ReplayOverhead {
+  return { passScale: f.passScale, admissionMs: f.admissionMs, disaggAdmissionMs: f.disaggAdmissionMs, source, rows: f.rows };
+}
