@@ -132,6 +132,7 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
               numBlocks: off.num_g2_blocks,
               blockBytes: args.block_size * kvBytes,
               h2dGBps: off.bandwidth_g2_to_g1_gbps ?? DEFAULT_G2_BANDWIDTH_GBPS,
+              d2hGBps: off.bandwidth_g1_to_g2_gbps ?? DEFAULT_G2_BANDWIDTH_GBPS,
               offloadBatchSize: off.offload_batch_size ?? 1,
               batchLatencyMs: 0,
             }

@@ -18,7 +18,7 @@ function cyclingPrefixes() {
   return mooncakePlan(rows, { traceBlockSize: 512, arrivalSpeedupRatio: 1, replayConcurrency: null });
 }
 
-const host = (h2dGBps: number): HostTierConfig => ({ numBlocks: 1000, blockBytes: 64 * 131072, h2dGBps, offloadBatchSize: 4, batchLatencyMs: 0 });
+const host = (h2dGBps: number, d2hGBps = 32): HostTierConfig => ({ numBlocks: 1000, blockBytes: 64 * 131072, h2dGBps, d2hGBps, offloadBatchSize: 4, batchLatencyMs: 0 });
 
 describe('G2 host offload', () => {
   it('evicted prefixes come back from host memory, and the restore shows up in TTFT', () => {
@@ -34,6 +34,21 @@ describe('G2 host offload', () => {
     // 15 blocks × 8 MiB at 1 GB/s ≈ 126 ms per restore, on half the requests.
     const restoreMs = (15 * 64 * 131072) / 1e6;
     expect(slow.mean_ttft_ms - fast.mean_ttft_ms).toBeCloseTo((10 * (restoreMs - restoreMs / 32)) / 20, 6);
+  });
+
+  it('a block is restorable only once its G1→G2 copy has landed: a slow D2H link delays restores', () => {
+    const g1 = { kvCapacityTokensPerRank: 40 * 64 };
+    const fast = replayDeployment(aggDeployment(1, { ...g1, hostTier: host(32, 32) }), cyclingPrefixes(), opts).metrics;
+    // 16 blocks × 8 MiB per prompt at 0.01 GB/s ≈ 13.4 s per prompt: the copies queue up far past the
+    // second cycle's arrivals (10 s later), so each restore waits for its prompt's copy.
+    const slowD2h = replayDeployment(aggDeployment(1, { ...g1, hostTier: host(32, 0.01) }), cyclingPrefixes(), opts).metrics;
+    expect(slowD2h.host_cache_hit_tokens).toBe(fast.host_cache_hit_tokens);
+    const copyMs = (16 * 64 * 131072) / (0.01 * 1e6);
+    // Prompt p's copy lands at ≈ (p+1)·copyMs after the first arrival; its repeat arrives at 10 s + p s.
+    let wait = 0;
+    for (let p = 0; p < 10; p++) wait += Math.max(0, (p + 1) * copyMs - (10_000 + p * 1000));
+    expect(slowD2h.mean_ttft_ms - fast.mean_ttft_ms).toBeGreaterThan((0.9 * wait) / 20);
+    expect(slowD2h.mean_ttft_ms - fast.mean_ttft_ms).toBeLessThan((1.1 * wait) / 20 + 50);
   });
 });
 

@@ -261,7 +261,7 @@ export class RankScheduler {
     this.hitTokens += (hits + hostHits) * this.bs;
     this.hostHitTokens += hostHits * this.bs;
     this.pendingPrefillTokens -= (hits + hostHits) * this.bs;
-    req.readyAtMs = this.host!.restore(hostHits, nowMs);
+    req.readyAtMs = this.host!.restore(hostHits, nowMs, this.host!.landedAt(hashes, hits, hostHits));
     this.waiting.shift();
     this.restoring.push(req);
     return true;
@@ -325,7 +325,7 @@ export class RankScheduler {
             req.privateBlocks--;
             req.refs.push(h);
           }
-          if (host) host.store(h);
+          if (host) host.store(h, nowMs);
         }
         if (full > req.hashedUpTo) req.hashedUpTo = full;
       }
