@@ -7,8 +7,8 @@ import { generateCandidates } from './candidates.js';
 import { FantasyBelief } from './fantasy.js';
 import { fitFeasibility } from './feasibility.js';
 import { GpPosterior, defaultHyper, fitHyper } from './gp.js';
-import type { AskContext } from './optimizer.js';
-import { finiteSize, type Point } from './space.js';
+import type { AskContext, StoredTrial } from './optimizer.js';
+import { finiteSize, pointKey, type Point } from './space.js';
 import { selectObservations } from './subset.js';
 
 /** Tunables (documented defaults; exported so tests and the benchmark can report them). */
@@ -34,7 +34,10 @@ export const BAYESIAN_DEFAULTS = {
 export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): Point[] {
   const cfg = BAYESIAN_DEFAULTS;
   const s = ctx.state;
-  const modelled = s.trials.filter((t) => t.f && t.y);
+  // The GP sees each asked point and, where the caller evaluated another one (a projection), that
+  // point too, once each: repeats of an evaluation teach the plateau, the evaluated point its place.
+  const distinct = distinctEvaluations(s.space, s.trials);
+  const modelled = distinct.filter((t) => t.f && t.y);
   const minDesign = Math.min(cfg.initialDesign, finiteSize(s.space));
   if (s.trials.length < minDesign || modelled.length < 2) return design();
 
@@ -66,11 +69,11 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
     return new GpPosterior(idx.map((i) => x[i]), idx.map((i) => zo[i]), featureDim, hyper);
   });
 
-  const anyInfeasible = s.trials.some((t) => !t.f);
+  const anyInfeasible = distinct.some((t) => !t.f);
   const feasibility = anyInfeasible
     ? fitFeasibility(
-        s.trials.map((t) => codec.encode(t.p)),
-        s.trials.map((t) => t.f),
+        distinct.map((t) => codec.encode(t.p)),
+        distinct.map((t) => t.f),
         featureDim,
         dims,
         s.feasibilityHyper,
@@ -80,7 +83,7 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   if (feasibility) s.feasibilityHyper = feasibility.hyper;
 
   const n = gps[0].n;
-  const perCandidate = gps.length * (n * n * 0.5 + n * codec.featureCount) + (feasibility ? s.trials.length * codec.featureCount : 0);
+  const perCandidate = gps.length * (n * n * 0.5 + n * codec.featureCount) + (feasibility ? distinct.length * codec.featureCount : 0);
   // Never fewer than 4 candidates per requested point, so a large batch is not starved.
   const budget = Math.max(4 * k, cfg.minCandidates, Math.min(cfg.maxCandidates, Math.floor(cfg.acquisitionFlops / Math.max(1, perCandidate))));
   const { points, haltonUsed } = generateCandidates({
@@ -91,6 +94,7 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
     budget,
     anchors: anchorsOf(modelled.map((t) => t.p), z, cfg.anchors),
     exclude: ctx.seen,
+    near: [...s.trials.flatMap((t) => (t.o ? [t.p, t.o] : [t.p])), ...s.pending],
   });
   s.candidates += haltonUsed;
   if (points.length === 0) return [];
@@ -111,6 +115,21 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
     rng: ctx.rng,
   });
   return picks.map((i) => points[i]);
+}
+
+/** One observation per distinct point among the asked (`p`) and evaluated (`o`) ones, first tell wins. */
+function distinctEvaluations(space: AskContext['state']['space'], trials: readonly StoredTrial[]): StoredTrial[] {
+  const keys = new Set<string>();
+  const out: StoredTrial[] = [];
+  for (const t of trials) {
+    for (const p of t.o ? [t.p, t.o] : [t.p]) {
+      const k = pointKey(space, p);
+      if (keys.has(k)) continue;
+      keys.add(k);
+      out.push({ p, f: t.f, ...(t.y ? { y: t.y } : {}) });
+    }
+  }
+  return out;
 }
 
 /** The best points (single objective) or an even spread of the Pareto front (several). */

@@ -26,7 +26,13 @@ export interface OptimizerOptions {
 }
 
 export interface Trial {
+  /** The point as asked (matches the pending ask). */
   point: Point;
+  /**
+   * The point actually evaluated, when the caller mapped the ask onto another one (e.g. latent parallel
+   * features projected onto a legal config). The models learn from it as well as from the asked point.
+   */
+  observed?: Point;
   /** Raw objective values (required when feasible). */
   values?: Record<string, number>;
   feasible: boolean;
@@ -35,6 +41,8 @@ export interface Trial {
 /** A told trial, compactly: `y` are raw values in objective order, present only when modelled. */
 export interface StoredTrial {
   p: Point;
+  /** The evaluated point when it differs from `p` (see Trial.observed). */
+  o?: Point;
   y?: number[];
   f: boolean;
 }
@@ -90,7 +98,10 @@ class SeededOptimizer implements Optimizer {
       rng: Prng.fromState(s.rng),
       design: new ScrambledHalton(s.space.length, s.seed),
       candidateStream: new ScrambledHalton(s.space.length, (s.seed + 0x9e3779b9) >>> 0),
-      seen: new Set([...s.trials.map((t) => pointKey(s.space, t.p)), ...s.pending.map((p) => pointKey(s.space, p))]),
+      seen: new Set([
+        ...s.trials.flatMap((t) => (t.o ? [pointKey(s.space, t.p), pointKey(s.space, t.o)] : [pointKey(s.space, t.p)])),
+        ...s.pending.map((p) => pointKey(s.space, p)),
+      ]),
     };
   }
 
@@ -151,8 +162,17 @@ class SeededOptimizer implements Optimizer {
       const pi = s.pending.findIndex((q) => pointKey(s.space, q) === key);
       if (pi >= 0) s.pending.splice(pi, 1);
       seen.add(key);
+      let o: Point | undefined;
+      if (t.observed) {
+        codec.checkPoint(t.observed);
+        const q = Object.fromEntries(s.space.map((d) => [d.name, t.observed![d.name]]));
+        const qKey = pointKey(s.space, q);
+        seen.add(qKey);
+        if (qKey !== key) o = q;
+      }
+      const where = o ? { p, o } : { p };
       if (!t.feasible) {
-        s.trials.push({ p, f: false });
+        s.trials.push({ ...where, f: false });
         continue;
       }
       const y = s.objectives.map((o) => {
@@ -163,7 +183,7 @@ class SeededOptimizer implements Optimizer {
       });
       // A non-finite score (e.g. a missing e2e latency read as +inf) cannot be modelled; record the
       // trial as infeasible rather than inventing a finite stand-in.
-      s.trials.push(y.every(Number.isFinite) ? { p, y, f: true } : { p, f: false });
+      s.trials.push(y.every(Number.isFinite) ? { ...where, y, f: true } : { ...where, f: false });
     }
   }
 

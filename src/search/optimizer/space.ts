@@ -92,6 +92,8 @@ export class SpaceCodec {
   private readonly unitMembers: (Float64Array | null)[];
   /** [min, max] of each numeric dimension (unused for categoricals). */
   private readonly ranges: [number, number][];
+  /** Members of each discrete dimension in ascending order (null otherwise). */
+  private readonly sortedMembers: (number[] | null)[];
 
   constructor(readonly space: readonly Dimension[]) {
     this.offsets = [];
@@ -104,9 +106,15 @@ export class SpaceCodec {
     this.featureCount = featureDim.length;
     this.featureDim = Int32Array.from(featureDim);
     this.ranges = space.map((d): [number, number] => (d.kind === 'categorical' ? [0, 0] : numericRange(d)));
+    this.sortedMembers = space.map((d) => (d.kind === 'discrete' ? [...new Set(d.values as number[])].sort((a, b) => a - b) : null));
     this.unitMembers = space.map((d) =>
       d.kind === 'discrete' ? Float64Array.from((d.values as number[]).map((v) => toUnit(d, v))) : null,
     );
+  }
+
+  /** Index of the first feature of dimension `i` (its only one unless categorical). */
+  featureOffset(i: number): number {
+    return this.offsets[i];
   }
 
   get dimCount(): number {
@@ -166,6 +174,43 @@ export class SpaceCodec {
       t = Math.min(1, Math.max(0, t));
       q[d.name] = d.kind === 'continuous' ? fromUnit(d, t, this.ranges[i]) : this.snap(i, t);
     });
+    return q;
+  }
+
+  /**
+   * A neighbour of `p` that differs in exactly `changes` dimensions (fewer if the space has fewer with
+   * more than one value): a categorical takes another member, a discrete steps to an adjacent member
+   * (two steps with probability ¼), a continuous moves by N(0, 0.15) in unit space. Unlike `perturb`,
+   * every finite dimension really changes — small Gaussian moves snap back to the same member, so in a
+   * mostly-discrete space they would only jiggle the continuous coordinates.
+   */
+  neighbour(p: Point, changes: number, rng: Prng): Point {
+    const q: Point = { ...p };
+    const movable: number[] = [];
+    this.space.forEach((d, i) => {
+      if (d.kind === 'continuous' ? this.ranges[i][1] > this.ranges[i][0] : d.values.length > 1) movable.push(i);
+    });
+    for (let c = 0; c < changes && movable.length > 0; c++) {
+      const i = movable.splice(rng.int(movable.length), 1)[0];
+      const d = this.space[i];
+      if (d.kind === 'categorical') {
+        const k = d.values.indexOf(p[d.name]);
+        const r = rng.int(d.values.length - 1);
+        q[d.name] = d.values[r >= k ? r + 1 : r];
+      } else if (d.kind === 'discrete') {
+        const order = this.sortedMembers[i]!;
+        const k = order.indexOf(p[d.name] as number);
+        const step = (rng.next() < 0.25 ? 2 : 1) * (rng.next() < 0.5 ? -1 : 1);
+        let j = k + step;
+        if (j < 0 || j >= order.length) j = k - step;
+        q[d.name] = order[Math.min(order.length - 1, Math.max(0, j))];
+      } else {
+        let t = toUnit(d, p[d.name] as number, this.ranges[i]) + 0.15 * rng.normal();
+        t = t < 0 ? -t : t;
+        t = t > 1 ? 2 - t : t;
+        q[d.name] = fromUnit(d, Math.min(1, Math.max(0, t)), this.ranges[i]);
+      }
+    }
     return q;
   }
 

@@ -161,12 +161,24 @@ async function evaluatePoints(
   return recorded;
 }
 
-function tellAll(opt: Optimizer, trials: TrialRecord[]): void {
+/**
+ * The point a trial actually evaluated: its latent parallel features replaced by the projection's
+ * actual ones (the trial keeps the requested point as `point`).
+ */
+function observedPoint(plan: BranchStudyPlan, t: TrialRecord): Point {
+  const actual = t.projection?.actual;
+  if (!actual) return t.point;
+  const out: Point = { ...t.point };
+  for (const d of plan.dimensions) if (d.name in actual && d.name in out) out[d.name] = actual[d.name];
+  return out;
+}
+
+function tellAll(plan: BranchStudyPlan, opt: Optimizer, trials: TrialRecord[]): void {
   opt.tell(
     trials.map((t) =>
       isFeasible(t) && t.objectives
-        ? { point: t.point, values: t.objectives, feasible: true }
-        : { point: t.point, feasible: false },
+        ? { point: t.point, observed: observedPoint(plan, t), values: t.objectives, feasible: true }
+        : { point: t.point, observed: observedPoint(plan, t), feasible: false },
     ),
   );
 }
@@ -229,7 +241,7 @@ export async function runBranchStudy(
       }
       attempts += points.length;
       const recorded = await evaluatePoints(plan, ports, state, points, hooks);
-      if (plan.dimensions.length > 0) tellAll(opt, recorded);
+      if (plan.dimensions.length > 0) tellAll(plan, opt, recorded);
       for (const t of recorded) {
         if (isFeasible(t) && !successKeys.has(t.key)) {
           successKeys.add(t.key);
