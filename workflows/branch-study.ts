@@ -24,11 +24,12 @@ const { materializeCandidates } = proxyActivities<typeof activities>({
   retry: { maximumAttempts: 5, initialInterval: '1 second' },
 });
 
-// A wave waits for its replays (each bounded by max_eval_seconds in the pool); heartbeats prove the
-// worker is alive, so a lost worker is detected in a minute and the wave retried elsewhere.
+// A wave waits for its replays (each bounded by max_eval_seconds in the pool); heartbeats (every 5 s)
+// prove the worker is alive, so a lost (e.g. SIGKILLed) worker's wave is retried elsewhere within
+// 20 s instead of stalling the branch for long (test/temporal/faults.test.ts).
 const { replayWave } = proxyActivities<typeof activities>({
   startToCloseTimeout: '24 hours',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: '20 seconds',
   retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
 });
 
