@@ -1,19 +1,12 @@
 // `spica resume <id>`: continue a failed, terminated, timed-out or cancelled sweep in a new run
 // `<id>-resume-<n>` seeded by the persistent result cache (see src/cli/sweeps/sweep-resume.ts).
 import { parseArgs } from 'node:util';
-import { Client, WorkflowFailedError, type Connection } from '@temporalio/client';
+import { Client, WorkflowFailedError } from '@temporalio/client';
 import type { Command, CommandIo } from '../command.js';
-import { InputError, TemporalUnavailable } from '../../errors.js';
-import { SWEEP_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes.js';
-import { provisionTemporalCli } from '../temporal/cli-binary.js';
-import { connectClient, START_SERVER_HINT } from '../temporal/client-connection.js';
-import { resolveTemporalTarget } from '../temporal/connection-target.js';
-import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
-import { startDevServer, type DevServerHandle } from '../temporal/dev-server.js';
-import { isTemporalReachable } from '../temporal/reachability.js';
-import { ensureSearchAttributes } from '../temporal/search-attribute-registration.js';
+import { InputError } from '../../errors.js';
+import { connectClient } from '../temporal/client-connection.js';
+import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
-import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
 import { createSpicaWorker, type SpicaWorker } from '../temporal/worker.js';
 import { asCliError } from '../sweeps/management-session.js';
 import { formatSweepResult } from '../sweeps/result-table.js';
@@ -71,31 +64,9 @@ function parseResumeArgs(argv: string[]): ResumeArgs {
   };
 }
 
-async function registerAttributes(connection: Connection, namespace: string, io: CommandIo): Promise<void> {
-  const outcome = await ensureSearchAttributes(connection, namespace, SWEEP_SEARCH_ATTRIBUTES);
-  for (const w of outcome.warnings) io.stderr(`warning: ${w}\n`);
-}
-
 export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
-  const target = resolveTemporalTarget({ address: args.address, namespace: args.namespace });
-  const namespace = target.namespace;
-  let server: DevServerHandle | undefined;
-  let address = target.address;
-  if (address === undefined) {
-    const devConfig = loadDevServerConfig();
-    address = devServerAddress(devConfig);
-    if (args.detach) {
-      if (!(await isTemporalReachable(address))) {
-        throw new TemporalUnavailable(`--detach needs a running Temporal server and worker; none at ${address}: ${START_SERVER_HINT}`);
-      }
-    } else {
-      // The old run's history lives in the embedded server's SQLite file: start (or reuse) it.
-      const cli = await provisionTemporalCli({ log: (l) => io.stderr(`provision: ${l}\n`) });
-      server = await startDevServer(devConfig, { cliPath: cli.path });
-      address = server.address;
-      for (const w of server.warnings) io.stderr(`warning: ${w}\n`);
-    }
-  }
+  // The old run's history lives in the embedded server's SQLite file when no address is configured.
+  const { address, namespace, server } = await openSweepTarget({ address: args.address, namespace: args.namespace, detach: args.detach, io });
 
   const connection = await connectClient(address);
   let spicaWorker: SpicaWorker | undefined;
@@ -105,14 +76,10 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
     const source = await resumeSource(client, args.id);
     const taskQueue = args.taskQueue ?? source.taskQueue;
     io.stderr(`resuming ${source.status} sweep ${source.workflowId} (run ${source.runId}) on task queue '${taskQueue}'\n`);
-    await registerAttributes(connection, namespace, io);
+    await registerSweepAttributes(connection, namespace, io);
 
     if (args.detach) {
-      if (!hasSweepWorker(await describePollers(connection, namespace, taskQueue))) {
-        throw new TemporalUnavailable(
-          `--detach needs a worker polling task queue '${taskQueue}' on ${address}, and none is; start one with \`spica worker --address ${address} --task-queue ${taskQueue}\``,
-        );
-      }
+      await requireSweepWorker(connection, namespace, taskQueue, address);
       const handle = await startResumedSweep(client, source, taskQueue);
       io.stderr(`workflow id: ${handle.workflowId}\n`);
       io.stdout(args.json ? `${JSON.stringify({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId, resumed: source.workflowId })}\n` : `${handle.workflowId}\n`);

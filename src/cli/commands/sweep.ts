@@ -4,30 +4,23 @@
 // process without any server.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Connection } from '@temporalio/client';
+import { Client, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Command, CommandIo } from '../command.js';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import { loadConfigFile } from '../../config/load.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import { progressQuery, type sweep } from '../../../workflows/sweep.js';
-import { SWEEP_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes.js';
 import type { SweepOutcome, SweepProgress } from '../../../workflows/sweep-types.js';
 import { runLocalSweep } from '../../../activities/local-sweep.js';
 import type { SweepResult } from '../../search/sweepResult.js';
 import { writeResultFiles } from '../../results/files.js';
 import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
 import { ProgressReporter } from '../temporal/sweep-progress.js';
-import { provisionTemporalCli } from '../temporal/cli-binary.js';
-import { connectClient, START_SERVER_HINT } from '../temporal/client-connection.js';
-import { resolveTemporalTarget } from '../temporal/connection-target.js';
-import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
-import { startDevServer, type DevServerHandle } from '../temporal/dev-server.js';
-import { isTemporalReachable } from '../temporal/reachability.js';
-import { ensureSearchAttributes } from '../temporal/search-attribute-registration.js';
+import { connectClient } from '../temporal/client-connection.js';
+import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
-import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
 import { createSpicaWorker, DEFAULT_TASK_QUEUE } from '../temporal/worker.js';
 
@@ -182,52 +175,22 @@ function workflowFailure(err: WorkflowFailedError, workflowId: string): Error {
   return new TemporalUnavailable(`sweep ${workflowId} failed: ${cause?.message ?? err.message}`);
 }
 
-async function registerAttributes(connection: Connection, namespace: string, io: CommandIo): Promise<void> {
-  const outcome = await ensureSearchAttributes(connection, namespace, SWEEP_SEARCH_ATTRIBUTES);
-  for (const w of outcome.warnings) io.stderr(`warning: ${w}\n`);
-}
-
 export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
   const config = loadConfigFile(path.resolve(args.configPath));
   if (args.local) {
     if (args.detach) throw new InputError('--local and --detach exclude each other');
     return runLocal(config, args, io, signal);
   }
-  const target = resolveTemporalTarget({ address: args.address, namespace: args.namespace });
-  const namespace = target.namespace;
-
-  let server: DevServerHandle | undefined;
-  let address = target.address;
-  if (address === undefined) {
-    const devConfig = loadDevServerConfig();
-    if (args.detach) {
-      // Detached runs outlive this process, so they need a server someone else keeps running.
-      address = devServerAddress(devConfig);
-      if (!(await isTemporalReachable(address))) {
-        throw new TemporalUnavailable(`--detach needs a running Temporal server and worker; none at ${address}: ${START_SERVER_HINT}`);
-      }
-    } else {
-      const cli = await provisionTemporalCli({ log: (l) => io.stderr(`provision: ${l}\n`) });
-      server = await startDevServer(devConfig, { cliPath: cli.path });
-      address = server.address;
-      for (const w of server.warnings) io.stderr(`warning: ${w}\n`);
-      io.stderr(`${server.reused ? 'using the Temporal server' : 'started the embedded Temporal server'} at ${address}\n`);
-    }
-  }
+  const { address, namespace, server } = await openSweepTarget({ address: args.address, namespace: args.namespace, detach: args.detach, io });
 
   const connection = await connectClient(address);
   let spicaWorker: Awaited<ReturnType<typeof createSpicaWorker>> | undefined;
   let workflowId = args.id ?? '(not started)';
   try {
-    await registerAttributes(connection, namespace, io);
+    await registerSweepAttributes(connection, namespace, io);
     const client = new Client({ connection, namespace });
     if (args.detach) {
-      const pollers = await describePollers(connection, namespace, args.taskQueue);
-      if (!hasSweepWorker(pollers)) {
-        throw new TemporalUnavailable(
-          `--detach needs a worker polling task queue '${args.taskQueue}' on ${address}, and none is; start one with \`spica worker --address ${address} --task-queue ${args.taskQueue}\` (and the server with \`spica server\` if needed)`,
-        );
-      }
+      await requireSweepWorker(connection, namespace, args.taskQueue, address);
       const handle = await startSweep(client, config, args);
       io.stderr(`workflow id: ${handle.workflowId}\n`);
       io.stdout(args.json ? `${JSON.stringify({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId })}\n` : `${handle.workflowId}\n`);
