@@ -124,7 +124,7 @@ describe('list, status, result on a completed sweep', () => {
     expect(human.code).toBe(0);
     const bestId = (reference.views as { top_n: string[] }).top_n[0];
     expect(human.stdout).toMatch(new RegExp(`\\n\\s+1\\s+${bestId}\\s+agg\\s+vllm`));
-    expect(human.stdout).toContain(`counts: evaluated ${reference.counts.evaluated}, feasible ${reference.counts.feasible}`);
+    expect(human.stdout).toContain(`trials: ${reference.counts.evaluated} — ${reference.counts.feasible} feasible`);
 
     const out = mkdtempSync(path.join(os.tmpdir(), 'spica-result-out-'));
     const files = await spica_(['result', completedId, '--out', out]);

@@ -9,7 +9,7 @@ import { newestFirst, type SweepRunSummary } from '../../src/cli/sweeps/sweep-li
 import { isResumable } from '../../src/cli/sweeps/sweep-outcome.js';
 import { resumeBaseId, resumeWorkflowId } from '../../src/cli/sweeps/sweep-resume.js';
 import { checkCron, checkTimezone, defaultScheduleId, SCHEDULE_CATCHUP_WINDOW, sweepScheduleOptions } from '../../src/cli/sweeps/sweep-schedule.js';
-import { formatSweepResult, viewIds } from '../../src/cli/sweeps/result-table.js';
+import { formatSweepResult, viewIds } from '../../src/cli/temporal/sweep-summary.js';
 import { formatSweepStatus, type SweepStatusReport } from '../../src/cli/sweeps/sweep-status.js';
 import { makeSweepResult } from '../results/fixture.js';
 
@@ -104,7 +104,7 @@ describe('result rendering', () => {
     expect(ids.kind).toBe('ranked');
     const shown = text.split('\n').filter((l) => /^\s+\d+\s+candidate-/.test(l)).map((l) => /candidate-\d{6}/.exec(l)![0]);
     expect(shown).toEqual(ids.ids.slice(0, 3));
-    expect(text).toContain(`counts: evaluated ${r.counts.evaluated}, feasible ${r.counts.feasible}`);
+    expect(text).toContain(`trials: ${r.counts.evaluated} — ${r.counts.feasible} feasible`);
     if (ids.ids.length > 3) expect(text).toContain(`… ${ids.ids.length - 3} more`);
   });
 
@@ -113,7 +113,7 @@ describe('result rendering', () => {
     const text = formatSweepResult(r, 1000);
     const front = viewIds(r);
     expect(front.kind).toBe('pareto');
-    expect(text).toContain(`Pareto front (${front.ids.length}):`);
+    expect(text).toContain(`Pareto front (${front.ids.length})`);
     for (const id of front.ids) expect(text).toContain(id);
   });
 

@@ -5,7 +5,7 @@ import type { Command } from '../command.js';
 import { InputError } from '../../errors.js';
 import { writeResultFiles } from '../../results/files.js';
 import { withManagementSession } from '../sweeps/management-session.js';
-import { formatSweepResult } from '../sweeps/result-table.js';
+import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { fetchSweepResult } from '../sweeps/sweep-outcome.js';
 
 const usage = `Usage: spica result <workflow-id> [options]

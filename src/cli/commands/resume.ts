@@ -9,7 +9,7 @@ import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '..
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { createSpicaWorker, type SpicaWorker } from '../temporal/worker.js';
 import { asCliError } from '../sweeps/management-session.js';
-import { formatSweepResult } from '../sweeps/result-table.js';
+import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
 import { resumeSource, startResumedSweep, sweepFailureError } from '../sweeps/sweep-resume.js';
 

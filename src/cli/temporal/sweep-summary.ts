@@ -1,5 +1,6 @@
-// Human-readable rendering of a SweepResult for `spica sweep` without --json: the ranked top-N (or
-// the Pareto front) with key metrics, then counts by status, branch summaries and warnings.
+// Human-readable rendering of a SweepResult (`spica sweep`, `spica result`, `spica resume` without
+// --json): the ranked top-N (or the Pareto front) with key metrics, then counts by status, branch
+// summaries and warnings. `--json` / `--out` carry the lossless record.
 import type { CandidateRow, SweepResult } from '../../search/sweepResult.js';
 
 function fmt(v: number | null | undefined, digits = 1): string {
@@ -19,21 +20,26 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => `  ${r.map((cell, i) => (i >= 5 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ')}`.trimEnd());
 }
 
-export function formatSweepResult(result: SweepResult): string {
+/** Ids of the result's view, in its order (ranked list or Pareto front). */
+export function viewIds(result: SweepResult): { kind: 'ranked' | 'pareto'; ids: string[] } {
+  return 'top_n' in result.views ? { kind: 'ranked', ids: result.views.top_n } : { kind: 'pareto', ids: result.views.pareto_front };
+}
+
+export function formatSweepResult(result: SweepResult, maxRows = Infinity): string {
   const q = result.question;
   const objectives = result.objectives.map((o) => o.name);
   const lines = [
     `sweep ${result.sweep_id ?? '(local)'}: ${q.model_name} on ${q.hardware_sku} (budget ${q.gpu_budget} GPUs), goal ${String(q.goal.target)}, ${q.policy}/${q.algorithm}, seed ${q.seed}`,
   ];
   const byId = new Map(result.candidates.map((c) => [c.id, c]));
-  const isPareto = 'pareto_front' in result.views;
-  const ids = 'pareto_front' in result.views ? result.views.pareto_front : result.views.top_n;
+  const { kind, ids } = viewIds(result);
+  const isPareto = kind === 'pareto';
   if (ids.length === 0) {
     lines.push('no feasible candidate');
   } else {
     lines.push(isPareto ? `Pareto front (${ids.length}), by ${objectives[objectives.length - 1]}:` : `top ${ids.length} by ${objectives[0]}:`);
     const header = ['#', 'id', 'branch', 'backend', 'parallel', 'gpus', ...objectives, 'ttft_ms', 'tpot_ms'];
-    const rows = ids.map((id, i) => {
+    const rows = ids.slice(0, maxRows).map((id, i) => {
       const c = byId.get(id)!;
       const m = c.metrics ?? {};
       return [
@@ -49,6 +55,7 @@ export function formatSweepResult(result: SweepResult): string {
       ];
     });
     lines.push(...table([header, ...rows]));
+    if (ids.length > maxRows) lines.push(`  … ${ids.length - maxRows} more (--json or --out DIR for all)`);
   }
   const n = result.counts;
   lines.push(
