@@ -23,7 +23,9 @@ export function traceInputsFor(config: SmartSearchConfig): TraceInputs {
   let last = 0;
   const arrivals = rows.map((r) => (last = r.timestampMs ?? last));
   const t0 = arrivals.length > 0 ? Math.min(...arrivals) : 0;
-  const traceRequests = rows.map((r, i) => ({ arrival_ms: arrivals[i] - t0, isl: r.inputLength, osl: r.outputLength }));
+  // The replay divides arrival gaps by arrival_speedup_ratio; the planner's windows see that clock.
+  const speedup = config.workload.arrival_speedup_ratio;
+  const traceRequests = rows.map((r, i) => ({ arrival_ms: (arrivals[i] - t0) / speedup, isl: r.inputLength, osl: r.outputLength }));
   return { traceSha256: trace.sha256, traceRequests };
 }
 

@@ -1,5 +1,6 @@
-// Generates examples/traces/mooncake-small.jsonl: 200 Mooncake-format requests with bursty
-// arrivals and realistic prefix sharing. Deterministic (fixed seed), so re-running it reproduces the
+// Generates examples/traces/mooncake-small.jsonl: 400 Mooncake-format requests with bursty
+// arrivals over ~30 minutes (long enough for the load-predictor sub-sweep to score several
+// 180 s / 240 s windows) and realistic prefix sharing. Deterministic (fixed seed), so re-running it reproduces the
 // committed file byte for byte:  node --import tsx examples/traces/make-mooncake-small.ts
 //
 // Row: {timestamp (ms), input_length, output_length, hash_ids}. One hash id stands for one
@@ -8,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { mulberry32 as prng } from '../../test/support/mulberry32.js';
 
-const ROWS = 200;
+const ROWS = 400;
 const BLOCK = 512;
 
 
@@ -43,7 +44,7 @@ const sessions: number[][] = [];
 const rows: Row[] = [];
 let t = 0;
 while (rows.length < ROWS) {
-  // Bursts of 10–40 requests ~60 ms apart, separated by 2–6 s lulls.
+  // Bursts of 10–40 requests ~60 ms apart, separated by 60–180 s lulls.
   const burst = int(10, 40);
   for (let i = 0; i < burst && rows.length < ROWS; i++) {
     let hashIds: number[];
@@ -65,7 +66,7 @@ while (rows.length < ROWS) {
     });
     t += expo(60);
   }
-  t += int(2000, 6000);
+  t += int(60_000, 180_000);
 }
 
 // An optional argument writes elsewhere (the test checks determinism against the committed file).
