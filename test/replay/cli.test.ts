@@ -52,7 +52,7 @@ describe('spica replay', () => {
     const r = await spica(['replay', example('trace-planner-goodput.yaml'), '--candidate', cand, '--json']);
     expect(r.err).toBe('');
     const doc = JSON.parse(r.out) as { metrics: Record<string, number>; metadata: Record<string, unknown> };
-    expect(doc.metrics.completed_requests).toBe(200);
+    expect(doc.metrics.completed_requests).toBe(400);
     expect(doc.metrics.prefix_cache_hit_rate).toBeGreaterThan(0.2);
     expect(doc.metrics.goodput_request_throughput_rps).toBeLessThanOrEqual(doc.metrics.request_throughput_rps);
   });

@@ -14,6 +14,15 @@
 //   slots arrive at t = 0), so the ratio matters: 10 (the usual num_prompts = 10 × concurrency of
 //   these benchmarks) fits TTFT better than 4 (agg median 34.8 % vs 39.3 % before any correction).
 //   At least 2 × concurrency, otherwise capped at `maxRequests` so one replay stays fast.
+// * Start-up wave and loop phase (measured on the bench's 581 agg rows, 2026-11-30): the replay's
+//   TTFT is biased LOW (median signed −13.7 %), so dropping the start-up wave (window 'steady': agg
+//   median 36.0 % → 44.6 %) or staggering the clients' starts (10 ms apart: 41.3 %, 40 ms: 64.3 %)
+//   both make it worse. A fixed client-side TTFT overhead per (sku, backend) looks right to first
+//   order (held-out 30.2 %), but issued consistently (the client sees each token d later, so the
+//   next request follows d after the last token) it re-synchronises fixed-length loops into full
+//   waves — every request finishes within a few decode passes and queues behind the others'
+//   prefills — and the verified figure is 57.7 % (58–61 % with 20–100 ms of random jitter on top).
+//   The fixed-length closed loop is phase-sensitive; none of these is adopted.
 import type { Backend } from '../../model/arch.js';
 import { parseReplaySpec, REPLAY_SPEC_API_VERSION, type ReplaySpec } from '../spec.js';
 import type { E2eRow, RowGroup } from './rows.js';
