@@ -3,3 +3,4 @@ export { plan } from './plan.js';
 export { materializeCandidates } from './materialize.js';
 export { replayWave } from './replay-wave.js';
 export { reportSweep } from './report.js';
+export { askOptimizer } from './ask-optimizer.js';

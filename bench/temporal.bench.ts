@@ -187,7 +187,7 @@ async function pickup(client: Client, address: string, namespace: string): Promi
     try {
       const { firstTask, progressMs } = await fresh.worker.runUntil(async () => {
         // The first workflow task the fresh worker completes on the branch replays its whole current
-        // run (re-running every round's optimizer ask) before it can add a command.
+        // run (re-telling every trial; asks come from local-activity markers) before it can add a command.
         let firstTask: { startedAfterMs: number; durationMs: number } | null = null;
         while (!firstTask) {
           await sleep(500);

@@ -1,6 +1,7 @@
 // One deployment_mode branch of a sweep: the sweeper core's round loop (runBranchStudy) in workflow
-// code, with materialization and replay as activities. Deterministic: the optimizer state lives
-// here and is rebuilt on replay; outcomes are told in ask order. History stays bounded: when the
+// code, with materialization and replay as activities and each optimizer ask as a local activity.
+// Deterministic: the optimizer state lives here; a replay reads the recorded asks (no GP refit) and
+// re-applies the tells, in ask order. History stays bounded: when the
 // server suggests it, the loop pauses at a round boundary and continues-as-new carrying the
 // compact state (compact-trial.ts).
 import {
@@ -8,7 +9,9 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -32,6 +35,17 @@ const { replayWave } = proxyActivities<typeof activities>({
   heartbeatTimeout: '20 seconds',
   retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
 });
+
+// The optimizer's ask (GP fit + acquisition) runs as a local activity: a replaying worker reads its
+// recorded points instead of refitting the GP for every past round, keeping workflow tasks short
+// (CLARIFICATIONS E). It is CPU on this worker, seconds at most, hence the generous timeout.
+const { askOptimizer } = proxyLocalActivities<typeof activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
+/** Histories recorded before the ask moved into a local activity replay with the in-workflow ask. */
+const ASK_LOCAL_ACTIVITY_PATCH = 'optimizer-ask-local-activity';
 
 export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyResult> {
   const { workflowId } = workflowInfo();
@@ -85,6 +99,14 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
       return wave.outcomes;
     },
   };
+  if (patched(ASK_LOCAL_ACTIVITY_PATCH)) {
+    ports.ask = async (state, n) => {
+      const asked = await askOptimizer({ state, n });
+      // The activity leaves out the told trials (an ask never changes them): put them back, keeping
+      // the state's key order so the result serializes exactly as runSweepLocal's does.
+      return { points: asked.points, state: { ...state, ...asked.state } };
+    };
+  }
   const hooks: StudyHooks = {
     shouldStop: () => stopRequested,
     afterWave: (s) => {

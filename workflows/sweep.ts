@@ -34,7 +34,7 @@ const { reportSweep } = proxyActivities<typeof activities>({
 });
 
 /** Workflow-task timeout of a branchStudy child (the server caps it at 120 s). */
-export const BRANCH_WORKFLOW_TASK_TIMEOUT = '60 seconds';
+export const BRANCH_WORKFLOW_TASK_TIMEOUT = '30 seconds';
 
 /** Deterministic child id so a restarted parent finds its children again. */
 export function branchWorkflowId(parentId: string, mode: string): string {
@@ -109,10 +109,11 @@ export async function sweep(input: SweepInput): Promise<SweepOutcome> {
         const child = await startChild(branchStudy, {
           workflowId: entry().workflowId,
           // A worker that did not run this branch (after a crash or cache eviction) first replays its
-          // whole history, re-running the optimizer's asks of every round since the last
-          // continue-as-new: ~20 s at ~500 trials on a loaded 2-core box. Under the default 10 s
-          // workflow-task timeout that replay never completes and the branch is stuck for good. The price:
-          // a worker that dies inside a workflow task holds the branch for up to this long.
+          // whole history since the last continue-as-new. The optimizer's asks are read from their
+          // local-activity markers (no GP refit), but re-telling ~500 trials still took ~5 s on a loaded
+          // 2-core box (it was ~20 s when asks were recomputed); a replay that outlives the workflow-task
+          // timeout never completes and the branch is stuck for good. The price: a worker that dies
+          // inside a workflow task holds the branch for up to this long.
           workflowTaskTimeout: BRANCH_WORKFLOW_TASK_TIMEOUT,
           args: [{ sweepId: workflowId, plan: p, context: { config: planned.config, mode: p.deployment_mode, traceSha256: planned.traceSha256 } }],
         });

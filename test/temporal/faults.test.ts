@@ -111,8 +111,8 @@ describe('durable sweep faults', () => {
       const history = await child.fetchHistory();
       const retried = history.events!.filter((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1);
       expect(retried.length).toBeGreaterThanOrEqual(1);
-      // A fresh worker replays a long branch in one workflow task: the branch allows it 60 s, not 10 s.
-      expect(Number((await child.describe()).raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(60);
+      // A fresh worker replays a long branch in one workflow task: the branch allows it 30 s, not 10 s.
+      expect(Number((await child.describe()).raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(30);
     } finally {
       first.child.kill('SIGKILL');
       second?.child.kill('SIGTERM');

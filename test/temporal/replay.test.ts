@@ -44,6 +44,25 @@ describe('workflow history replay', () => {
     await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
   });
 
+  it('records each optimizer ask as an askOptimizer local-activity marker (replays read it, no GP refit)', () => {
+    const history = loadHistory('branchStudy-agg.json');
+    const markers = eventsOfType(history, 'EVENT_TYPE_MARKER_RECORDED').map((e) => e.markerRecordedEventAttributes);
+    expect(markers.map((m) => m.markerName)).toContain('core_patch');
+    const asks = markers.filter(
+      (m) =>
+        m.markerName === 'core_local_activity' &&
+        Buffer.from(m.details.data.payloads[0].data, 'base64').toString('utf8').includes('"activity_type":"askOptimizer"'),
+    );
+    expect(asks.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('still replays a branch history recorded before the ask became a local activity (patched)', async () => {
+    // Frozen copy of the pre-patch recording: in-flight branches of older workers must keep replaying.
+    const history = loadHistory('branchStudy-agg.pre-ask-activity.json');
+    expect(eventsOfType(history, 'EVENT_TYPE_MARKER_RECORDED')).toHaveLength(0);
+    await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+  });
+
   it('fails with a determinism violation when the branch would replay a different wave', async () => {
     const history = loadHistory('branchStudy-agg.json');
     const wave = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').find(

@@ -15,6 +15,12 @@ export interface StudyPorts {
   materialize(points: Point[]): Promise<MaterializedCandidate[]>;
   /** Replays one wave (≤ parallel_evals candidates); outcomes in input order. */
   evaluate(candidates: MaterializedCandidate[]): Promise<EvalOutcome[]>;
+  /**
+   * Optional: runs one optimizer ask elsewhere (a Temporal local activity, whose recorded result a
+   * replay reads instead of refitting the GP). Must equal `restoreOptimizer(state).ask(n)` and the
+   * optimizer's state after it; absent, the loop asks in-process.
+   */
+  ask?(state: OptimizerState, n: number): Promise<{ points: Point[]; state: OptimizerState }>;
 }
 
 export type StopReason = 'max_rounds' | 'projection_stalled' | 'exhausted' | 'stopped';
@@ -219,7 +225,13 @@ export async function runBranchStudy(
 
   const perRound = Math.max(1, plan.settings.candidates_per_round);
   const maxAttempts = 11 * perRound;
-  const opt = makeOptimizer(plan, state);
+  let opt = makeOptimizer(plan, state);
+  const ask = async (n: number): Promise<Point[]> => {
+    if (!ports.ask) return opt.ask(n);
+    const asked = await ports.ask(opt.state(), n);
+    opt = restoreOptimizer(asked.state);
+    return asked.points;
+  };
   const successKeys = new Set(state.trials.filter(isFeasible).map((t) => t.key));
 
   while (state.round < plan.settings.max_rounds) {
@@ -234,7 +246,7 @@ export async function runBranchStudy(
     while (successes < perRound && attempts < maxAttempts) {
       const k = Math.min(perRound - successes, maxAttempts - attempts);
       // A space with no searched dimension has exactly one candidate: ask it once, then it is exhausted.
-      const points = plan.dimensions.length === 0 ? (state.trials.length === 0 ? [{}] : []) : opt.ask(k);
+      const points = plan.dimensions.length === 0 ? (state.trials.length === 0 ? [{}] : []) : await ask(k);
       if (points.length === 0) {
         exhausted = true;
         break;

@@ -1,0 +1,91 @@
+// The `askOptimizer` local activity must be a drop-in for the in-process ask: the branch loop routed
+// through it (as branch-study.ts does, trials put back) records exactly the same trials and state.
+import { describe, expect, it } from 'vitest';
+import { ApplicationFailure } from '@temporalio/common';
+import { askOptimizer } from '../../activities/ask-optimizer.js';
+import { createOptimizer } from '../../src/search/optimizer/optimizer.js';
+import type { Point } from '../../src/search/optimizer/space.js';
+import { runBranchStudy, type StudyPorts } from '../../src/search/study/branchStudy.js';
+import type { MaterializedCandidate } from '../../src/search/study/materialize.js';
+import type { BranchStudyPlan } from '../../src/search/study/plan.js';
+import type { EvalOutcome } from '../../src/search/trial.js';
+
+const plan: BranchStudyPlan = {
+  deployment_mode: 'agg',
+  backends: ['vllm'],
+  dimensions: [
+    { name: 'x', kind: 'discrete', values: [1, 2, 4, 8, 16, 32, 64, 128], log_scale: true },
+    { name: 'mode', kind: 'categorical', values: ['a', 'b', 'c'] },
+    { name: 'r', kind: 'continuous', values: [0, 1] },
+  ],
+  initial_point: { x: 8, mode: 'a', r: 1 },
+  thorough_size: null,
+  objectives: [{ name: 'throughput', direction: 'max' }],
+  goal: { target: 'throughput' },
+  settings: { max_rounds: 4, candidates_per_round: 4, parallel_evals: 2, policy: 'rapid', algorithm: 'bayesian', seed: 11 },
+};
+
+function basePorts(): StudyPorts {
+  return {
+    materialize: async (points: Point[]) =>
+      points.map((pt): MaterializedCandidate => ({
+        key: JSON.stringify({ x: pt.x, mode: pt.mode, r: Math.round(Number(pt.r) * 4) / 4 }),
+        candidate: {
+          deployment_mode: 'agg',
+          backend: 'vllm',
+          engine: {},
+          parallel_config: { tp: 1, pp: 1, attention_dp: 1, moe_tp: 1, moe_ep: 1, replicas: 1 },
+          adapters: {},
+        },
+        used_gpus: 1,
+        concurrency: null,
+        projection: null,
+        rejection: pt.mode === 'c' && Number(pt.x) > 32 ? { reason_category: 'kv_capacity', reason: 'no KV budget' } : null,
+      })),
+    evaluate: async (cands) =>
+      cands.map((c): EvalOutcome => {
+        const k = JSON.parse(c.key) as { x: number; mode: string; r: number };
+        const score = 100 - (Math.log2(k.x) - 4) ** 2 * 5 + (k.mode === 'b' ? 10 : 0) + k.r * 3;
+        return { ok: true, metrics: { output_throughput_tok_s: score, avg_gpu: 1 } };
+      }),
+  };
+}
+
+describe('askOptimizer local activity', () => {
+  it('drives the branch loop to exactly the in-process result', async () => {
+    const local = await runBranchStudy(plan, basePorts());
+    let calls = 0;
+    const viaActivity = await runBranchStudy(plan, {
+      ...basePorts(),
+      ask: async (state, n) => {
+        calls += 1;
+        // Through JSON, like a Temporal payload, and with the trials put back as the workflow does.
+        const asked = JSON.parse(JSON.stringify(await askOptimizer(JSON.parse(JSON.stringify({ state, n })))));
+        expect(asked.state).not.toHaveProperty('trials');
+        return { points: asked.points, state: { ...state, ...asked.state } };
+      },
+    });
+    expect(calls).toBeGreaterThan(plan.settings.max_rounds);
+    // Past the initial design: the GP path (the expensive one) was exercised too.
+    expect(local.state.trials.length).toBeGreaterThan(12);
+    expect(JSON.stringify(viaActivity.state)).toBe(JSON.stringify(local.state));
+  });
+
+  it('returns what the optimizer itself would ask, and its post-ask state', async () => {
+    const opt = createOptimizer({ space: plan.dimensions, algorithm: 'bayesian', objectives: plan.objectives, seed: 3 });
+    const before = opt.state();
+    const asked = await askOptimizer({ state: before, n: 3 });
+    expect(asked.points).toEqual(opt.ask(3));
+    const { trials, ...after } = opt.state();
+    expect(trials).toEqual(before.trials);
+    expect(asked.state).toEqual(after);
+  });
+
+  it('fails without retries on a corrupt state', async () => {
+    const bad = { v: 2 } as unknown as Parameters<typeof askOptimizer>[0]['state'];
+    const err = await askOptimizer({ state: bad, n: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect((err as ApplicationFailure).nonRetryable).toBe(true);
+    expect((err as ApplicationFailure).message).toMatch(/optimizer state/);
+  });
+});
