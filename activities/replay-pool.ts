@@ -4,7 +4,7 @@
 // fails only its own candidate (`replay_runtime`).
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { canonicalJson } from '../src/replay/canonical-json.js';
+import { canonicalJson } from '../src/config/canonical-json.js';
 import type { MaterializedCandidate } from '../src/search/study/materialize.js';
 import type { EvalOutcome } from '../src/search/trial.js';
 import type { ThreadTask } from './replay-thread.js';

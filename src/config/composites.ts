@@ -3,6 +3,7 @@
 // (no merge). Preset tables are the seed's ("Composite presets"); value legality (perfect-square
 // bucket, positive intervals …) is the planner's business downstream, not the loader's.
 import { z } from 'zod';
+import { canonicalJson } from './canonical-json.js';
 import {
   LOAD_PREDICTOR_FAMILIES,
   LOAD_PREDICTOR_FAMILY_DEFAULTS,
@@ -213,18 +214,7 @@ export function expandLoadPredictor(entry: LoadPredictorEntry): LoadPredictorSpe
 
 // ── labels ──────────────────────────────────────────────────────────────────────────────────────
 
-function sortedJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${sortedJson(x)}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
 /** A composite entry's categorical value: the preset id, or compact sorted-key JSON of a dict. */
 export function compositeLabel(entry: string | Record<string, unknown>): string {
-  return typeof entry === 'string' ? entry : sortedJson(entry);
+  return typeof entry === 'string' ? entry : canonicalJson(entry);
 }

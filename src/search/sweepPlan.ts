@@ -1,7 +1,6 @@
 // Planning a sweep (the I/O edge of the search core): resolve model and SKU, build each branch's
 // parallel pool and latent features, merge them with the knob dimensions, run the load-predictor
 // sub-sweep, and return one BranchStudyPlan + materializer per viable deployment_mode.
-import { createHash } from 'node:crypto';
 import type { SmartSearchConfig } from '../config/schema.js';
 import type { LoadPredictorSweepResult } from '../forecast/subSweep.js';
 import type { TraceRequest } from '../forecast/window.js';
@@ -10,7 +9,7 @@ import { planParallel, type ParallelInputs, type ParallelSourceOptions } from '.
 import { latentSpace, type LatentFeature } from '../parallel/latent.js';
 import type { BranchPool } from '../parallel/pool.js';
 import type { WorkerGroup } from '../parallel/shape.js';
-import { canonicalJson } from '../replay/canonical-json.js';
+import { configHash } from '../config/config-hash.js';
 import { planBranchDimensions, type BranchDimensions, type Dimension } from './dimensions.js';
 import { goalObjectives, OBJECTIVE_DIRECTION, type GoalSpec } from './goal.js';
 import { requireCompatible, type RunnerCapabilities } from './providers/capabilities.js';
@@ -42,9 +41,7 @@ export interface SweepPlan {
   warnings: string[];
 }
 
-export function configHash(config: SmartSearchConfig): string {
-  return createHash('sha256').update(canonicalJson(config)).digest('hex');
-}
+export { configHash };
 
 function toDimension(f: LatentFeature): Dimension {
   if (f.kind === 'continuous') return { name: f.name, kind: 'continuous', values: [f.range[0], f.range[1]] };

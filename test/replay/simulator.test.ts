@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/replay/canonical-json.js';
+import { canonicalJson } from '../../src/config/canonical-json.js';
 import { replayDeployment } from '../../src/replay/run.js';
 import { promptBlockHashes, type WorkloadPlan } from '../../src/replay/workload/request.js';
 import { syntheticPlan } from '../../src/replay/workload/synthetic.js';

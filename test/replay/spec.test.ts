@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/replay/canonical-json.js';
+import { canonicalJson } from '../../src/config/canonical-json.js';
 import { specHash } from '../../src/replay/spec-hash.js';
 import { materializeReplaySpec, parseReplaySpec, routerSettingsOf, type MaterializeContext } from '../../src/replay/spec.js';
 import { GoalSchema, SearchSpaceSchema, WorkloadSchema } from '../../src/config/schema.js';

@@ -10,7 +10,7 @@ import { replayPool } from '../../activities/replay-pool.js';
 import { main } from '../../src/cli/main.js';
 import { createSpicaWorker, type SpicaWorker } from '../../src/cli/temporal/worker.js';
 import { parseConfigText } from '../../src/config/load.js';
-import { canonicalJson } from '../../src/replay/canonical-json.js';
+import { canonicalJson } from '../../src/config/canonical-json.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { SPICA_MODEL } from '../../workflows/search-attributes.js';
 import { progressQuery } from '../../workflows/messages.js';

@@ -10,7 +10,7 @@ import { replayPool } from '../../activities/replay-pool.js';
 import { resolveSweepOutcome } from '../../src/cli/sweeps/sweep-outcome.js';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import { parseConfigText } from '../../src/config/load.js';
-import { canonicalJson } from '../../src/replay/canonical-json.js';
+import { canonicalJson } from '../../src/config/canonical-json.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { SPICA_GOAL, SPICA_HARDWARE, SPICA_MODEL } from '../../workflows/search-attributes.js';
 import { branchWorkflowId, progressQuery, stopSignal, stopUpdate, trialsQuery, type sweep } from '../../workflows/sweep.js';

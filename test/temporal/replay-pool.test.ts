@@ -7,7 +7,7 @@ import { evaluateCandidate } from '../../activities/evaluate.js';
 import { ReplayPool } from '../../activities/replay-pool.js';
 import { isCacheable, ReplayResultCache } from '../../activities/result-cache.js';
 import { parseConfigText } from '../../src/config/load.js';
-import { canonicalJson } from '../../src/replay/canonical-json.js';
+import { canonicalJson } from '../../src/config/canonical-json.js';
 import { planSweep } from '../../src/search/sweepPlan.js';
 import type { MaterializedCandidate } from '../../src/search/study/materialize.js';
 import { TINY_CONFIG_YAML } from './harness.js';

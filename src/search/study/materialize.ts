@@ -9,7 +9,7 @@ import { latentSpace, type LatentValue } from '../../parallel/latent.js';
 import { membersFor, type ParallelPool, type PoolMember } from '../../parallel/pool.js';
 import { projectParallel } from '../../parallel/project.js';
 import { usedGpus, type ParallelConfig, type WorkerGroup } from '../../parallel/shape.js';
-import { canonicalJson } from '../../replay/canonical-json.js';
+import { canonicalJson } from '../../config/canonical-json.js';
 import { kvLoadConcurrency } from '../../replay/workload/kv-load.js';
 import type { BranchDimensions } from '../dimensions.js';
 import { BUILTIN_PROVIDERS } from '../providers/builtin.js';

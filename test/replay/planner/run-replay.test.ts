@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GoalSchema, SearchSpaceSchema, WorkloadSchema } from '../../../src/config/schema.js';
-import { canonicalJson } from '../../../src/replay/canonical-json.js';
+import { canonicalJson } from '../../../src/config/canonical-json.js';
 import { runReplay } from '../../../src/replay/resolve.js';
 import { materializeReplaySpec, type ReplaySpec } from '../../../src/replay/spec.js';
 import { phaseTraceText } from './traces.js';

@@ -1,5 +1,5 @@
-// Canonical JSON: sorted keys, compact separators, NaN/Infinity rejected. Pure, so it can run inside
-// Temporal workflows; the hash lives in spec-hash.ts (node:crypto).
+// Canonical JSON: sorted keys, compact separators, NaN/Infinity rejected — one definition for spec
+// hashes, config hashes, candidate keys and composite labels. Pure, so workflow code may use it.
 
 export function canonicalJson(value: unknown): string {
   return write(value, '$');
