@@ -12,26 +12,8 @@ import { checkCron, checkTimezone, defaultScheduleId, SCHEDULE_CATCHUP_WINDOW, s
 import { formatSweepResult, viewIds } from '../../src/cli/temporal/sweep-summary.js';
 import { formatSweepStatus, type SweepStatusReport } from '../../src/cli/sweeps/sweep-status.js';
 import { makeSweepResult } from '../results/fixture.js';
+import { TINY_CONFIG_YAML } from '../temporal/harness.js';
 
-const TINY = `search_space:
-  model_name: meta-llama/Llama-3.1-8B-Instruct
-  hardware_sku: h100_sxm
-  gpu_budget: 2
-  deployment_mode: [agg]
-  backend: [vllm]
-workload:
-  isl: 128
-  osl: 64
-  concurrency: 4
-  num_request_ratio: 4
-goal:
-  target: throughput
-sweep:
-  max_rounds: 2
-  candidates_per_round: 2
-  parallel_evals: 2
-  seed: 5
-`;
 
 describe('list query', () => {
   it('selects sweep parents and ANDs the filters, quoting values', () => {
@@ -71,7 +53,7 @@ describe('resume ids', () => {
 });
 
 describe('schedule options', () => {
-  const config = parseConfigText(TINY);
+  const config = parseConfigText(TINY_CONFIG_YAML);
 
   it('start the sweep workflow with the config, SKIP overlap, explicit catch-up window, id prefix = schedule id', () => {
     const o = sweepScheduleOptions({ scheduleId: 'nightly', cron: '0 2 * * *', timezone: 'Europe/Berlin', config, taskQueue: 'q', registeredSearchAttributes: ['SpicaModel', 'SpicaGoal'] });
@@ -86,7 +68,7 @@ describe('schedule options', () => {
 
   it('derives a stable default id and checks cron and timezone before any server call', () => {
     expect(defaultScheduleId(config)).toMatch(/^spica-schedule-[0-9a-f]{12}-5$/);
-    expect(defaultScheduleId(parseConfigText(TINY))).toBe(defaultScheduleId(config));
+    expect(defaultScheduleId(parseConfigText(TINY_CONFIG_YAML))).toBe(defaultScheduleId(config));
     expect(checkCron(' 0 2 * * * ')).toBe('0 2 * * *');
     expect(checkCron('@daily')).toBe('@daily');
     expect(() => checkCron('0 2 *')).toThrow(/3 fields/);
