@@ -36,7 +36,7 @@ export interface AssembleInput {
 
 export function assembleSweepResult(input: AssembleInput): SweepResult {
   const { config } = input;
-  const goal = config.goal as GoalSpec;
+  const goal: GoalSpec = config.goal;
   const objectiveNames = goalObjectives(goal);
   const rows: CandidateRow[] = [];
   for (const b of input.branches) {

@@ -1,23 +1,12 @@
 // Scoring a replay against the sweep goal (dynamo-facts §3). Pure: the workflow and runSweepLocal share it.
+import type { Goal, GoalTarget } from '../config/schema.js';
 
-export type GoalTargetName =
-  | 'throughput'
-  | 'throughput_per_gpu'
-  | 'throughput_per_user'
-  | 'e2e_latency'
-  | 'goodput'
-  | 'goodput_per_gpu'
-  | 'pareto';
-
-export type ObjectiveName = Exclude<GoalTargetName, 'pareto'>;
+// Goal types come from the config schema (the single source of truth); GoalSpec is the part scoring
+// reads, with the defaulted fields optional so plans and tests can state just a target.
+export type GoalTargetName = GoalTarget;
+export type ObjectiveName = Exclude<GoalTarget, 'pareto'>;
 export type Direction = 'max' | 'min';
-
-export interface GoalSpec {
-  target: GoalTargetName;
-  pareto_objectives?: ObjectiveName[];
-  sla?: { ttft_ms?: number | null; itl_ms?: number | null; e2e_ms?: number | null } | null;
-  strict_sla?: boolean;
-}
+export type GoalSpec = Pick<Goal, 'target'> & Partial<Pick<Goal, 'pareto_objectives' | 'sla' | 'strict_sla'>>;
 
 export const OBJECTIVE_DIRECTION: Record<ObjectiveName, Direction> = {
   throughput: 'max',

@@ -132,7 +132,7 @@ export function planSweep(config: SmartSearchConfig, opts: SweepPlanOptions = {}
   const { features: latentByMode, dimensions: parallelDims } = latentDimensions(parallel.branches);
   const dims = planBranchDimensions(config, parallelDims, { traceRequests: opts.traceRequests });
   const planner = dims.providers.find((p) => p.provider === PLANNER_PROVIDER)!.state as PlannerState;
-  const goal = config.goal as GoalSpec;
+  const goal: GoalSpec = config.goal;
   const objectives = goalObjectives(goal).map((name) => ({ name, direction: OBJECTIVE_DIRECTION[name] }));
   const settings = studySettings(config);
   const kvTokens = candidateKvTokens(config, parallel.inputs);
