@@ -8,10 +8,9 @@ import { loadSystem } from '../src/hardware/systems.js';
 import type { PassWork } from '../src/hardware/pass.js';
 import { createEnginePerf } from '../src/hardware/perf/engine.js';
 import { loadE2eCases } from '../src/hardware/perf/e2eCases.js';
-import { evaluateE2e, formatE2eReport } from '../src/hardware/perf/e2eAccuracy.js';
+import { evaluateE2e, formatE2eReport, rawCaseOf } from '../src/hardware/perf/e2eAccuracy.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
-import { KERNELS_ONLY_OVERHEAD, fitOverhead, predictCase, type RawCase } from '../src/hardware/perf/overheadFit.js';
-import { steadyStateParts } from '../src/hardware/perf/steadyState.js';
+import { fitOverhead, predictCase, type RawCase } from '../src/hardware/perf/overheadFit.js';
 import { hasPerfDatabase } from '../src/hardware/perf/coefficients.js';
 import { quantile } from '../src/hardware/perf/calibration.js';
 import type { E2eCase } from '../src/hardware/perf/e2eCases.js';
@@ -85,16 +84,15 @@ export async function run(): Promise<void> {
 
 /**
  * Generalisation of the e2e overhead fit: 2-fold cross-validation per SKU × backend (fit the
- * overheads on even rows, predict odd rows, and vice versa). Uses the linearised pass arithmetic of
- * the fit (no SOL floor), so it can differ slightly from the engine's own figures.
+ * overheads on even rows, predict odd rows, and vice versa), with the engine's own pass arithmetic
+ * (parts re-evaluated at each kernel scale the fit tries).
  */
 function heldOutE2e(cases: readonly E2eCase[]): void {
   const groups = new Map<string, RawCase[]>();
   for (const c of cases) {
     if (!hasPerfDatabase(c.sku, c.backend)) continue;
-    const perf = createEnginePerf({ model: c.model, system: loadSystem(c.sku), backend: c.backend, shape: c.shape, quant: c.quant, moeQuant: c.moeQuant, kvDtype: c.kvDtype, overhead: KERNELS_ONLY_OVERHEAD });
     const key = `${c.sku}/${c.backend}`;
-    groups.set(key, [...(groups.get(key) ?? []), { layers: c.model.numLayers, parts: steadyStateParts(perf, c), tpotMs: c.tpotMs, ttftMs: c.ttftMs }]);
+    groups.set(key, [...(groups.get(key) ?? []), rawCaseOf(c)]);
   }
   const p = (x: number): string => `${(100 * x).toFixed(1).padStart(6)} %`;
   console.log('\n2-fold held-out e2e error of the overhead fit (median |rel err|)');

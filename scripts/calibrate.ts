@@ -4,17 +4,15 @@
 //   2. per (SKU, backend): pass overheads fitted against the measured agg TTFT/TPOT in e2e/, pooled
 //      per backend across SKUs when a SKU has fewer than MIN_E2E_ROWS rows.
 // Options: --skus a,b  --backends x,y  --out DIR
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadSystem } from '../src/hardware/systems.js';
 import { clearCoefficientsCache, coefficientsPath, defaultCoefficientsDir, type CoefficientsFile } from '../src/hardware/perf/coefficients.js';
 import { fitBackend, perfdbPairs } from '../src/hardware/perf/fitBackend.js';
 import { loadE2eCases } from '../src/hardware/perf/e2eCases.js';
-import { createEnginePerf } from '../src/hardware/perf/engine.js';
+import { rawCaseOf } from '../src/hardware/perf/e2eAccuracy.js';
 import { KERNELS_ONLY_OVERHEAD, fitOverhead, type RawCase } from '../src/hardware/perf/overheadFit.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
-import { steadyStateParts } from '../src/hardware/perf/steadyState.js';
 
 const MIN_E2E_ROWS = 12;
 const KERNELS_ONLY = KERNELS_ONLY_OVERHEAD;
@@ -32,6 +30,15 @@ if (pairs.length === 0) {
 
 const t0 = Date.now();
 const files = new Map<string, CoefficientsFile>();
+// The replay block (scripts/calibrate-replay.ts) is fitted separately: carry it over from the file
+// being replaced. It was fitted against the previous pass times, so rerun calibrate-replay after this.
+const replayBlocks = new Map<string, unknown>();
+for (const { sku, backend } of pairs) {
+  const path = coefficientsPath(out, sku, backend);
+  if (!existsSync(path)) continue;
+  const replay = (JSON.parse(readFileSync(path, 'utf8')) as { overhead?: { replay?: unknown } }).overhead?.replay;
+  if (replay !== undefined) replayBlocks.set(`${sku}/${backend}`, replay);
+}
 const write = (f: CoefficientsFile): number => {
   const path = coefficientsPath(out, f.sku, f.backend);
   mkdirSync(dirname(path), { recursive: true });
@@ -56,9 +63,8 @@ for (const c of cases) {
   const key = `${c.sku}/${c.backend}`;
   if (!files.has(key)) continue;
   try {
-    const perf = createEnginePerf({ model: c.model, system: loadSystem(c.sku), backend: c.backend, shape: c.shape, quant: c.quant, moeQuant: c.moeQuant, kvDtype: c.kvDtype, coefficientsDir: out, overhead: KERNELS_ONLY });
     const list = raw.get(key) ?? [];
-    list.push({ layers: c.model.numLayers, parts: steadyStateParts(perf, c), tpotMs: c.tpotMs, ttftMs: c.ttftMs });
+    list.push(rawCaseOf(c, out));
     raw.set(key, list);
   } catch (err) {
     failed++;
@@ -85,7 +91,7 @@ for (const [key, f] of files) {
       perLayerMs: fit.perLayerMs,
       kernelScale: fit.kernelScale,
       prefillInterleave: fit.prefillInterleave,
-      ttftQueue: fit.ttftQueue,
+      burstShare: fit.burstShare,
       ttftFixedMs: fit.ttftFixedMs,
       source:
         `fitted:e2e/silicon_dev.csv agg rows of ${use === own ? key : `${f.backend} on all SKUs (only ${own.length} on ${f.sku})`}; ` +
@@ -93,6 +99,8 @@ for (const [key, f] of files) {
       rows: use.length,
     };
   }
+  const replay = replayBlocks.get(key);
+  if (replay !== undefined) f.overhead = { ...f.overhead, replay: replay as CoefficientsFile['overhead']['replay'] };
   const bytes = write(f);
   console.log(`overhead ${key}: ${JSON.stringify({ ...f.overhead })} (${(bytes / 1024).toFixed(1)} KiB)`);
 }

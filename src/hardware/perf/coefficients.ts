@@ -55,8 +55,11 @@ export const overheadSchema = z.object({
    * phase (1 = every one, as in a perfectly staggered closed loop; the benchmarks behind e2e show less).
    */
   prefillInterleave: z.number().min(0).max(1),
-  /** Steady state only: share of the other requests' prefills a new request queues behind. */
-  ttftQueue: z.number().min(0).max(1),
+  /**
+   * Steady state only: share of the benchmark's requests that arrive in the initial burst (every
+   * client starts at t = 0) and queue behind the burst's prefills — 1 / requests per client.
+   */
+  burstShare: z.number().min(0).max(1),
   /**
    * Steady state only: fixed time to first token outside engine passes (request admission,
    * tokenisation, scheduling, streaming the first token back), ms.

@@ -4,7 +4,28 @@ import { loadSystem } from '../systems.js';
 import { quantile } from './calibration.js';
 import { hasPerfDatabase } from './coefficients.js';
 import type { E2eCase } from './e2eCases.js';
-import { estimateSteadyState } from './steadyState.js';
+import { createEnginePerf } from './engine.js';
+import { KERNELS_ONLY_OVERHEAD, type RawCase } from './overheadFit.js';
+import { estimateSteadyState, steadyStateParts, type SteadyStateParts } from './steadyState.js';
+
+/**
+ * An e2e case as the overhead fit sees it: kernels-only parts, and the engine's parts at any other
+ * kernel scale (memoised: the fit visits a few dozen scales).
+ */
+export function rawCaseOf(c: E2eCase, coefficientsDir?: string): RawCase {
+  const system = loadSystem(c.sku);
+  const memo = new Map<number, SteadyStateParts>();
+  const partsAt = (kernelScale: number): SteadyStateParts => {
+    let p = memo.get(kernelScale);
+    if (!p) {
+      const perf = createEnginePerf({ model: c.model, system, backend: c.backend, shape: c.shape, quant: c.quant, moeQuant: c.moeQuant, kvDtype: c.kvDtype, coefficientsDir, overhead: { ...KERNELS_ONLY_OVERHEAD, kernelScale } });
+      p = steadyStateParts(perf, c);
+      memo.set(kernelScale, p);
+    }
+    return p;
+  };
+  return { layers: c.model.numLayers, parts: partsAt(1), tpotMs: c.tpotMs, ttftMs: c.ttftMs, partsAt };
+}
 
 export interface E2eSummaryRow {
   key: string; // sku/backend

@@ -22,11 +22,25 @@ export interface E2eCase {
   tpotMs: number;
 }
 
-export function quantOf(mode: string, precision: string, fallback: WeightQuant): WeightQuant | undefined {
-  if (mode === '') return precision === 'bf16' ? 'bf16' : fallback;
-  if (mode === 'fp8' || mode === 'fp8_block' || mode === 'nvfp4') return mode;
-  if (mode === 'bfloat16' || mode === 'bf16') return 'bf16';
-  return undefined; // int4_wo etc.: not a quantization Spica models
+/**
+ * The quantization a row's label means for a checkpoint published as `checkpoint` (also the answer
+ * for an empty label). Undefined for labels Spica does not model (int4_wo, …).
+ */
+export function quantOf(mode: string, precision: string, checkpoint: WeightQuant): WeightQuant | undefined {
+  let q: WeightQuant | undefined;
+  if (mode === '') q = precision === 'bf16' ? 'bf16' : checkpoint;
+  else if (mode === 'fp8' || mode === 'fp8_block' || mode === 'nvfp4') q = mode;
+  else if (mode === 'bfloat16' || mode === 'bf16') q = 'bf16';
+  return checkpointScaling(q, checkpoint);
+}
+
+/**
+ * The rows label precision coarsely ('fp8'); a checkpoint published with 128×128 block scales
+ * (DeepSeek-R1, Qwen3-235B-A22B-FP8, MiniMax-M2.5) is served by the block-scaled kernels whatever
+ * the label says, and per-tensor FP8 kernels (another table, with far slower MoE on Hopper vLLM) never run.
+ */
+export function checkpointScaling(q: WeightQuant | undefined, checkpoint: WeightQuant): WeightQuant | undefined {
+  return q === 'fp8' && checkpoint === 'fp8_block' ? 'fp8_block' : q;
 }
 
 export interface E2eLoad {

@@ -49,6 +49,12 @@ export interface Family {
   axes: GridAxis[];
   /** A perf-DB row as a fitting sample, or undefined for rows this model does not use. */
   sample(row: CsvRow, ref: RooflineRef): Sample | undefined;
+  /**
+   * A group whose fastest row is slower than this (s) was timed host-bound: every call paid the
+   * collector's per-call host work, which CUDA graphs remove in serving, so its rows say nothing about
+   * the kernel below that floor. Such a group is not fitted; lookups fall back along the dtype chain.
+   */
+  hostBoundFloorS?: number;
 }
 
 const L = Math.log2;
@@ -117,6 +123,9 @@ export const FAMILIES: Record<FamilyName, Family> = {
     name: 'gemm',
     table: 'gemm',
     axes: GEMM_AXES,
+    // The smallest GEMMs of every kernel-timed group take 2–13 µs; vLLM's fp8_block linear rows
+    // never go below 55–160 µs (per-call host work), so block-scaled GEMMs use the fp8 curve there.
+    hostBoundFloorS: 25e-6,
     sample(r, ref) {
       if (!GEMM_DTYPES.has(r.gemm_dtype)) return undefined;
       const m = n(r.m), nn = n(r.n), k = n(r.k);

@@ -37,6 +37,12 @@ export function fitBackend(dir: string, sku: string, backend: 'vllm' | 'sglang' 
       if (!g) groups.set(s.group, (g = []));
       g.push(s);
     }
+    if (spec.hostBoundFloorS !== undefined) {
+      for (const [group, samples] of groups) {
+        const fastest = samples.reduce((m, x) => Math.min(m, x.latency), Infinity);
+        if (fastest > spec.hostBoundFloorS) groups.delete(group);
+      }
+    }
     if (groups.size === 0) continue;
     tables.push({ family: fam, path: relative(dir, path), rows: rows.length });
     const out: CoefficientsFile['families'][string] = {};

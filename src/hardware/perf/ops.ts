@@ -163,28 +163,40 @@ export class OpModel {
   }
 
   /**
-   * Framework all-reduce of `bytes` across n GPUs. Beyond the measured 8 GPUs / one node the 8-GPU
-   * curve is scaled by the ring-traffic ratio and the intra/inter-node bandwidth ratio (AIC).
+   * Framework all-reduce of `bytes` across n GPUs. Up to one node it is the measured curve (2/4/8 GPUs);
+   * beyond, it is hierarchical (NCCL's tree/ring over nodes): the node-level collective plus
+   * `crossNodes` for each GPU's 1/g share of the buffer over its own NIC.
    */
   allReduce(bytes: number, n: number): number {
     if (n <= 1 || bytes <= 0) return 0;
     const measured = n <= 2 ? 2 : n <= 4 ? 4 : 8;
     const g = this.curve('custom_allreduce', [String(measured)]) ?? this.need('nccl', [`all_reduce/${measured}`]);
-    const sol = allReduceSol(bytes, measured, this.ref.intraNodeBwBps);
-    let t = this.apply(g, sol, [L(bytes)]);
-    if (n > measured) t *= (((n - 1) / n) * measured) / (measured - 1) * (this.system.intraNodeBwBps / this.linkBw(n));
-    return t;
+    const t = this.apply(g, allReduceSol(bytes, measured, this.ref.intraNodeBwBps), [L(bytes)]);
+    return t + this.crossNodes(2 * bytes, n);
   }
 
-  /** NCCL all-gather / reduce-scatter / all-to-all of a `bytes` buffer across n GPUs. */
+  /** NCCL all-gather / reduce-scatter / all-to-all of a `bytes` buffer across n GPUs (hierarchical beyond a node). */
   collective(op: CollectiveOp, bytes: number, n: number): number {
     if (n <= 1 || bytes <= 0) return 0;
     const measured = n <= 2 ? 2 : n <= 4 ? 4 : 8;
     const g = this.need('nccl', [`${op}/${measured}`]);
     const sol = op === 'all_reduce' ? allReduceSol(bytes, measured, this.ref.intraNodeBwBps) : collectiveSol(bytes, measured, this.ref.intraNodeBwBps);
-    let t = this.apply(g, sol, [L(bytes)]);
-    if (n > measured) t *= (((n - 1) / n) * measured) / (measured - 1) * (this.system.intraNodeBwBps / this.linkBw(n));
-    return t;
+    const t = this.apply(g, sol, [L(bytes)]);
+    return t + this.crossNodes(op === 'all_reduce' ? 2 * bytes : bytes, n);
+  }
+
+  /**
+   * Inter-node phase of a collective over n GPUs spanning several nodes (0 within one NVLink domain):
+   * each GPU moves its 1/g share of `traffic` bytes·(nodes−1)/nodes over its NIC, with one hop
+   * latency per ring step between nodes. (Within an NVLink domain — a node, or a GB200 rack — the
+   * measured 8-GPU curve already is the cost.)
+   */
+  private crossNodes(traffic: number, n: number): number {
+    const s = this.system;
+    const domain = Math.max(s.gpusPerNode, s.gpusPerRack);
+    if (n <= domain) return 0;
+    const nodes = Math.ceil(n / domain);
+    return (traffic / domain) * ((nodes - 1) / nodes) / this.linkBw(n) + (nodes - 1) * s.p2pLatencyS;
   }
 
   /** Per-GPU link bandwidth for a group of n GPUs (AIC get_p2p_bandwidth). */

@@ -1,7 +1,7 @@
 // Steady-state figures of one deployment at a fixed closed-loop concurrency (what `spica estimate`
 // prints). Memory comes from src/model/memory.ts; latencies from the calibrated engine pass model.
 //
-// Steady-state model (in-flight batching, chunked prefill with a token budget, per attention-DP rank):
+// Model (in-flight batching, chunked prefill with a token budget, per attention-DP rank):
 // * b = ⌈concurrency / attention_dp⌉ requests live on the rank; each alternates one prefill and
 //   osl−1 decode tokens, so over one request lifetime each other request is prefilled once.
 // * A request's prefill runs in ⌈isl / budget⌉ "mixed" passes, each carrying a prompt chunk plus one
@@ -9,10 +9,15 @@
 // * Pure decode passes carry b decode tokens at context isl + osl/2.
 // * TPOT = mean pass time over a request's osl−1 decode passes, of which
 //   min(osl−1, f·(b−1)·chunks) are mixed; f = `prefillInterleave` (1 for a perfectly staggered loop;
-//   fitted per backend from e2e data, whose benchmarks interleave fewer prefills than that).
-// * TTFT = fixed request overhead (`ttftFixedMs`: admission, tokenisation, first-token streaming)
-//   + own prefill (chunks mixed passes) + half a decode pass in flight on arrival
-//   + w·(b−1) other prefills queued ahead; w = `ttftQueue`; both fitted per backend from e2e.
+//   fitted per backend: in the benchmark's first round a request's decode only overlaps the prefills
+//   of the clients admitted after it).
+// * TTFT: the benchmark starts every client at t = 0, so a share s = `burstShare` of the requests
+//   (1 / requests per client) arrive in one burst and wait for the burst's prefills ahead of them:
+//   the b prompts are served budget tokens per pass, request j gets its first token after
+//   ⌈j·isl / budget⌉ such passes. The other requests arrive staggered (a closed loop keeps the
+//   order the burst gave it) and see only their own prefill plus half a decode pass in flight.
+//   TTFT = `ttftFixedMs` (admission, tokenisation, first-token streaming)
+//          + s · burst wait + (1 − s) · (own prefill chunks as mixed passes + ½ decode pass).
 import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from '../../model/arch.js';
 import { estimateMemory, kvBytesPerToken, maxConcurrency, DEFAULT_MAX_NUM_BATCHED_TOKENS } from '../../model/memory.js';
 import type { ParallelShape } from '../../parallel/shape.js';
@@ -64,6 +69,21 @@ export interface SteadyStateParts {
   prefillOneMs: number;
   /** b requests' prompts in one pass (the `prefill_ms` figure). */
   prefillBatchMs: number;
+  /** One pass of the initial burst: min(budget, b·isl) prompt tokens. */
+  burstPassMs: number;
+  /** Mean number of burst passes before a request of the burst has its first token. */
+  burstPasses: number;
+  /** Share of one burst pass that one request's prompt takes (isl / tokens per burst pass). */
+  burstShareOfPass: number;
+  /** Decode steps per request (osl − 1). */
+  steps: number;
+}
+
+/** Mean over j = 1…b of ⌈j·isl / budget⌉: burst passes until the j-th prompt is complete. */
+export function meanBurstPasses(b: number, isl: number, budget: number): number {
+  let sum = 0;
+  for (let j = 1; j <= b; j++) sum += Math.ceil((j * isl) / budget - 1e-9);
+  return sum / b;
 }
 
 export function steadyStateParts(perf: DetailedEnginePerf, input: Pick<SteadyStateInput, 'isl' | 'osl' | 'batch' | 'shape' | 'maxNumBatchedTokens'>): SteadyStateParts {
@@ -76,6 +96,9 @@ export function steadyStateParts(perf: DetailedEnginePerf, input: Pick<SteadySta
   // The mean chunk sees half of the rest of the prompt already cached.
   const meanPairs = chunk * ((isl - chunk) / 2 + chunk / 2);
   const steps = Math.max(1, osl - 1);
+  // A burst pass holds whole prompts and chunks of them; each token attends to isl/2 keys on average.
+  const burstTokens = Math.min(budget, b * isl);
+  const burstSeqs = Math.max(1, burstTokens / isl);
   return {
     b,
     chunks,
@@ -84,14 +107,46 @@ export function steadyStateParts(perf: DetailedEnginePerf, input: Pick<SteadySta
     mixedMs: perf.passMs({ prefillSeqs: 1, prefillTokens: chunk, prefillAttnPairs: meanPairs, decodeSeqs: b - 1, decodeContextSum: (b - 1) * ctx }),
     prefillOneMs: chunks * perf.passMs({ prefillSeqs: 1, prefillTokens: chunk, prefillAttnPairs: meanPairs, decodeSeqs: 0, decodeContextSum: 0 }),
     prefillBatchMs: perf.passMs({ prefillSeqs: b, prefillTokens: b * isl, prefillAttnPairs: (b * isl * isl) / 2, decodeSeqs: 0, decodeContextSum: 0 }),
+    burstPassMs: perf.passMs({ prefillSeqs: burstSeqs, prefillTokens: burstTokens, prefillAttnPairs: (burstTokens * isl) / 2, decodeSeqs: 0, decodeContextSum: 0 }),
+    burstPasses: meanBurstPasses(b, isl, budget),
+    burstShareOfPass: Math.min(1, isl / burstTokens),
+    steps,
   };
 }
 
+/** TPOT: pure decode passes, a share of them mixed with other requests' prefill chunks. */
+export function steadyTpot(p: SteadyStateParts, f: number): number {
+  return p.decodeMs + f * p.mixedFraction * (p.mixedMs - p.decodeMs);
+}
+
+/**
+ * Mean time from arrival to first token at the prefill stage of a closed loop of b clients (exact
+ * mean-value analysis of one queue plus a think time): each client decodes for `thinkMs`, then needs
+ * `serviceMs` of the engine's prefill capacity; its own prefill takes at least `ownMs`. At low load
+ * this is `ownMs`; when prompts arrive faster than the budget serves them it grows to b·service − think.
+ */
+export function prefillResponseMs(b: number, ownMs: number, serviceMs: number, thinkMs: number): number {
+  let q = 0;
+  let r = ownMs;
+  for (let n = 1; n <= b; n++) {
+    r = ownMs + serviceMs * q;
+    q = (n * r) / (r + thinkMs);
+  }
+  return r;
+}
+
+/** TTFT from the parts, the fitted burst share and fixed time, given the TPOT (see the module comment). */
+export function steadyTtft(p: SteadyStateParts, tpotMs: number, burstShare: number, fixedMs: number): number {
+  const own = p.chunks * p.mixedMs + 0.5 * p.decodeMs;
+  const staggered = prefillResponseMs(p.b, own, p.burstShareOfPass * p.burstPassMs, p.steps * tpotMs);
+  const burst = p.burstPasses * p.burstPassMs;
+  return fixedMs + burstShare * burst + (1 - burstShare) * staggered;
+}
+
 /** TTFT / TPOT from the parts and the steady-state factors (see the module comment). */
-export function combineSteadyState(p: SteadyStateParts, f: number, w: number, fixedMs: number): { ttftMs: number; tpotMs: number } {
-  const tpot = p.decodeMs + f * p.mixedFraction * (p.mixedMs - p.decodeMs);
-  const ttft = fixedMs + p.chunks * p.mixedMs + 0.5 * p.decodeMs + w * (p.b - 1) * p.prefillOneMs;
-  return { ttftMs: ttft, tpotMs: tpot };
+export function combineSteadyState(p: SteadyStateParts, f: number, burstShare: number, fixedMs: number): { ttftMs: number; tpotMs: number } {
+  const tpot = steadyTpot(p, f);
+  return { ttftMs: steadyTtft(p, tpot, burstShare, fixedMs), tpotMs: tpot };
 }
 
 export function estimateSteadyState(input: SteadyStateInput): SteadyStateEstimate {
@@ -99,7 +154,7 @@ export function estimateSteadyState(input: SteadyStateInput): SteadyStateEstimat
   const mem = estimateMemory({ model, system, shape, backend, weightQuant: input.quant, moeQuant: input.moeQuant, kvDtype });
   const perf = createEnginePerf({ model, system, backend, shape, quant: input.quant, moeQuant: input.moeQuant, kvDtype, nextn: input.nextn, coefficientsDir: input.coefficientsDir, overhead: input.overhead });
   const parts = steadyStateParts(perf, input);
-  const { ttftMs, tpotMs } = combineSteadyState(parts, perf.overhead.prefillInterleave, perf.overhead.ttftQueue, perf.overhead.ttftFixedMs);
+  const { ttftMs, tpotMs } = combineSteadyState(parts, perf.overhead.prefillInterleave, perf.overhead.burstShare, perf.overhead.ttftFixedMs);
   return {
     weights_bytes_per_gpu: Math.round(mem.weightsBytesPerGpu),
     kv_bytes_per_token: kvBytesPerToken(model, kvDtype),
