@@ -93,6 +93,8 @@ for (const [key, f] of files) {
       prefillInterleave: fit.prefillInterleave,
       burstShare: fit.burstShare,
       ttftFixedMs: fit.ttftFixedMs,
+      burstRequests: fit.burstRequests,
+      prefillScale: fit.prefillScale,
       source:
         `fitted:e2e/silicon_dev.csv agg rows of ${use === own ? key : `${f.backend} on all SKUs (only ${own.length} on ${f.sku})`}; ` +
         `median |rel err| TPOT ${(fit.tpotMedianErr * 100).toFixed(1)} %, TTFT ${(fit.ttftMedianErr * 100).toFixed(1)} %`,

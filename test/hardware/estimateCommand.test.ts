@@ -46,4 +46,19 @@ describe('spica estimate', () => {
     io = capture();
     expect(await main(['estimate', '--model', 'deepseek-ai/DeepSeek-R1', '--sku', 'h200_sxm', '--tp', '8', '--moe-tp', '2', '--moe-ep', '2'], io)).toBe(2);
   });
+
+  it('--quant fp8 on a block-scaled checkpoint uses its block-scaled kernels (as the e2e rows do)', async () => {
+    const run = async (model: string, quant: string): Promise<Record<string, number | string>> => {
+      const io = capture();
+      expect(await main(['estimate', '--model', model, '--sku', 'h200_sxm', '--backend', 'vllm', '--quant', quant, '--tp', '8', '--batch', '16', '--json'], io)).toBe(0);
+      return JSON.parse(io.out) as Record<string, number | string>;
+    };
+    const coarse = await run('deepseek-ai/DeepSeek-R1', 'fp8');
+    const block = await run('deepseek-ai/DeepSeek-R1', 'fp8_block');
+    expect(coarse.quant).toBe('fp8_block');
+    expect(coarse).toEqual(block);
+    // A per-tensor checkpoint keeps per-tensor FP8: the rule only maps onto the checkpoint's own scaling.
+    const llama = await run('meta-llama/Llama-3.1-70B', 'fp8');
+    expect(llama.quant).toBe('fp8');
+  });
 });

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveModel } from '../../src/model/catalog.js';
 import { loadSystem } from '../../src/hardware/systems.js';
 import { loadCoefficients } from '../../src/hardware/perf/coefficients.js';
-import { checkpointScaling, quantOf } from '../../src/hardware/perf/e2eCases.js';
+import { quantOf } from '../../src/hardware/perf/e2eCases.js';
+import { checkpointScaling } from '../../src/model/checkpoint-scaling.js';
 import { OpModel } from '../../src/hardware/perf/ops.js';
-import { combineSteadyState, meanBurstPasses, prefillResponseMs, type SteadyStateParts } from '../../src/hardware/perf/steadyState.js';
+import { burstShareAt, combineSteadyState, meanBurstPasses, prefillResponseMs, type SteadyStateParts, type TtftFactors } from '../../src/hardware/perf/steadyState.js';
 
 describe('initial burst', () => {
   it('counts the budget passes a burst request waits for its first token', () => {
@@ -34,17 +35,40 @@ describe('closed-loop prefill queue', () => {
 
   it('composes TTFT from the burst share: all-burst waits for the whole burst, none only for its own prefill', () => {
     const p: SteadyStateParts = {
-      b: 16, chunks: 1, mixedFraction: 0.015, decodeMs: 10, mixedMs: 50, prefillOneMs: 48, prefillBatchMs: 400,
+      b: 16, concurrency: 16, chunks: 1, mixedFraction: 0.015, decodeMs: 10, mixedMs: 50, prefillOneMs: 48, prefillBatchMs: 400,
       burstPassMs: 300, burstPasses: 1.5, burstShareOfPass: 0.125, steps: 1023,
     };
-    const none = combineSteadyState(p, 1, 0, 20);
-    const all = combineSteadyState(p, 1, 1, 20);
+    const t = (burstShare: number): TtftFactors => ({ burstShare, burstRequests: 0, prefillScale: 1, fixedMs: 20 });
+    const none = combineSteadyState(p, 1, t(0));
+    const all = combineSteadyState(p, 1, t(1));
     expect(all.ttftMs).toBeCloseTo(20 + 1.5 * 300, 6);
     // 10 s of decoding between prompts: 6 % prefill load, a few ms of queueing on top of the own prefill.
     expect(none.ttftMs).toBeGreaterThan(20 + 50 + 5);
     expect(none.ttftMs).toBeLessThan(1.05 * (20 + 50 + 5));
-    expect(combineSteadyState(p, 1, 0.1, 20).ttftMs).toBeCloseTo(0.9 * none.ttftMs + 0.1 * all.ttftMs, 6);
+    expect(combineSteadyState(p, 1, t(0.1)).ttftMs).toBeCloseTo(0.9 * none.ttftMs + 0.1 * all.ttftMs, 6);
     expect(none.tpotMs).toBeCloseTo(10 + 0.015 * 40, 6);
+  });
+
+  it('weighs the burst by concurrency / burstRequests up to burstShare, and scales only the prefill work', () => {
+    expect(burstShareAt(16, 0.3, 0)).toBe(0.3);
+    expect(burstShareAt(16, 0.3, 320)).toBeCloseTo(0.05, 12);
+    expect(burstShareAt(256, 0.3, 320)).toBe(0.3);
+    const p: SteadyStateParts = {
+      b: 16, concurrency: 16, chunks: 1, mixedFraction: 0.015, decodeMs: 10, mixedMs: 50, prefillOneMs: 48, prefillBatchMs: 400,
+      burstPassMs: 300, burstPasses: 1.5, burstShareOfPass: 0.125, steps: 1023,
+    };
+    const base: TtftFactors = { burstShare: 0.3, burstRequests: 320, prefillScale: 1, fixedMs: 20 };
+    const none = combineSteadyState(p, 1, { ...base, burstShare: 0 }).ttftMs;
+    const all = combineSteadyState(p, 1, { ...base, burstShare: 1, burstRequests: 0 }).ttftMs;
+    expect(combineSteadyState(p, 1, base).ttftMs).toBeCloseTo(0.95 * none + 0.05 * all, 6);
+    // Twice the prefill work: the burst wait doubles; the own mixed pass grows by its prefill part only.
+    const doubled = combineSteadyState(p, 1, { ...base, burstShare: 1, burstRequests: 0, prefillScale: 2 });
+    expect(doubled.ttftMs).toBeCloseTo(20 + 2 * 1.5 * 300, 6);
+    const own = combineSteadyState(p, 1, { ...base, burstShare: 0, prefillScale: 2 }).ttftMs;
+    expect(own).toBeGreaterThan(20 + 10 + 2 * 40 + 5);
+    expect(own).toBeLessThan(1.1 * (20 + 10 + 2 * 40 + 5));
+    // TPOT never depends on the TTFT factors.
+    expect(doubled.tpotMs).toBe(combineSteadyState(p, 1, base).tpotMs);
   });
 });
 

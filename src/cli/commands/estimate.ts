@@ -4,6 +4,7 @@ import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
 import { BACKENDS, KV_CACHE_DTYPES, WEIGHT_QUANTS, type Backend, type KvCacheDtype, type WeightQuant } from '../../model/arch.js';
 import { resolveModel } from '../../model/catalog.js';
+import { checkpointScaling } from '../../model/checkpoint-scaling.js';
 import { loadSystem } from '../../hardware/systems.js';
 import { estimateSteadyState, type SteadyStateEstimate } from '../../hardware/perf/steadyState.js';
 import type { ParallelShape } from '../../parallel/shape.js';
@@ -16,7 +17,7 @@ Options:
   --model M          catalog model id / alias, or path to a Hugging Face config.json
   --sku S            hardware SKU (systems/<sku>.yaml)
   --backend B        vllm | sglang | trtllm (default vllm)
-  --quant Q          bf16 | fp8 | fp8_block | nvfp4 (default: the checkpoint's own)
+  --quant Q          bf16 | fp8 | fp8_block | nvfp4 (default: the checkpoint's own); fp8 on a block-scaled checkpoint = fp8_block
   --kv-dtype D       bf16 | fp8 (default: the checkpoint's own)
   --tp N             tensor parallel size (required)
   --pp N             pipeline stages (default 1)
@@ -84,7 +85,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const model = resolveModel(values.model);
   const system = loadSystem(values.sku);
   const backend: Backend = oneOf('backend', values.backend, BACKENDS) ?? 'vllm';
-  const quant: WeightQuant = oneOf('quant', values.quant, WEIGHT_QUANTS) ?? model.weightQuant;
+  // A coarse --quant fp8 on a block-scaled checkpoint is served by its block-scaled kernels.
+  const quant: WeightQuant = checkpointScaling(oneOf('quant', values.quant, WEIGHT_QUANTS) ?? model.weightQuant, model.weightQuant);
   const kvDtype: KvCacheDtype = oneOf('kv-dtype', values['kv-dtype'], KV_CACHE_DTYPES) ?? model.kvCacheDtype;
   const tp = positiveInt('tp', values.tp);
   const dp = positiveInt('attention-dp', values['attention-dp'], 1);

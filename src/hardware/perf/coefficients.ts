@@ -65,6 +65,18 @@ export const overheadSchema = z.object({
    * tokenisation, scheduling, streaming the first token back), ms.
    */
   ttftFixedMs: z.number().nonnegative(),
+  /**
+   * Steady state only: requests a benchmark run issues at least. The start-up burst is one request
+   * per client, so its share of the run is min(burstShare, concurrency / burstRequests): a run of a
+   * fixed size is dominated by its burst at high concurrency. 0 = no such floor (share = burstShare).
+   */
+  burstRequests: z.number().nonnegative().default(0),
+  /**
+   * Steady state only: factor on the prefill work of the passes a first token waits for (in-engine
+   * prefill against the kernel tables: prefill passes run outside CUDA graphs and overlap differently
+   * from the decode passes the kernel scale is fitted on). 1 = the engine's pass times.
+   */
+  prefillScale: z.number().positive().default(1),
   /** How these were set: 'fitted:e2e' with row counts, or 'default' with the reason. */
   source: z.string(),
   rows: z.number().int().nonnegative(),  /**

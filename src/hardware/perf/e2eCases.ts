@@ -2,6 +2,7 @@
 // steady-state estimate inputs: used by calibration (backend overheads), the accuracy test and bench.
 import { join } from 'node:path';
 import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from '../../model/arch.js';
+import { checkpointScaling } from '../../model/checkpoint-scaling.js';
 import { findCatalogModel } from '../../model/catalog.js';
 import type { ParallelShape } from '../../parallel/shape.js';
 import { readCsv } from './perfdbTables.js';
@@ -17,6 +18,7 @@ export interface E2eCase {
   kvDtype: KvCacheDtype;
   isl: number;
   osl: number;
+  /** Closed-loop benchmark concurrency of the worker (all attention-DP ranks together). */
   batch: number;
   ttftMs: number;
   tpotMs: number;
@@ -24,7 +26,8 @@ export interface E2eCase {
 
 /**
  * The quantization a row's label means for a checkpoint published as `checkpoint` (also the answer
- * for an empty label). Undefined for labels Spica does not model (int4_wo, …).
+ * for an empty label). Undefined for labels Spica does not model (int4_wo, …). A coarse 'fp8' label
+ * on a block-scaled checkpoint means its block-scaled kernels (`checkpointScaling`).
  */
 export function quantOf(mode: string, precision: string, checkpoint: WeightQuant): WeightQuant | undefined {
   let q: WeightQuant | undefined;
@@ -34,13 +37,18 @@ export function quantOf(mode: string, precision: string, checkpoint: WeightQuant
   return checkpointScaling(q, checkpoint);
 }
 
+/** `silicon_concurrency=<n>` from a row's provenance column, if recorded. */
+export function measuredConcurrency(source: string): number | undefined {
+  const m = /silicon_concurrency=(\d+)/.exec(source);
+  return m ? Number(m[1]) : undefined;
+}
+
 /**
- * The rows label precision coarsely ('fp8'); a checkpoint published with 128×128 block scales
- * (DeepSeek-R1, Qwen3-235B-A22B-FP8, MiniMax-M2.5) is served by the block-scaled kernels whatever
- * the label says, and per-tensor FP8 kernels (another table, with far slower MoE on Hopper vLLM) never run.
+ * An agg row's benchmark concurrency: the measured one when the provenance records it, else
+ * `batch_size` per attention-DP rank × ranks (37 of the 38 attention-DP rows that record both agree).
  */
-export function checkpointScaling(q: WeightQuant | undefined, checkpoint: WeightQuant): WeightQuant | undefined {
-  return q === 'fp8' && checkpoint === 'fp8_block' ? 'fp8_block' : q;
+export function aggConcurrency(source: string, batchSize: number, attentionDp: number): number {
+  return measuredConcurrency(source) ?? batchSize * attentionDp;
 }
 
 export interface E2eLoad {
@@ -66,18 +74,19 @@ export function loadE2eCases(perfdb: string, hasFp4: (sku: string) => boolean = 
     if (backend !== 'vllm' && backend !== 'sglang' && backend !== 'trtllm') { skip(`backend ${r.backend}`); continue; }
     // Empty or 0 parallel sizes mean "not used" (1).
     const num = (k: string, d = 1): number => (r[k] && Number(r[k]) > 0 ? Number(r[k]) : d);
+    const shape = { tp: num('tp_size'), pp: num('pp_size'), attention_dp: num('attention_dp_size'), moe_tp: num('moe_tp_size'), moe_ep: num('moe_ep_size') };
     cases.push({
       id: r.id,
       sku: r.system,
       backend,
       model,
-      shape: { tp: num('tp_size'), pp: num('pp_size'), attention_dp: num('attention_dp_size'), moe_tp: num('moe_tp_size'), moe_ep: num('moe_ep_size') },
+      shape,
       quant,
       moeQuant,
       kvDtype: model.kvCacheDtype,
       isl: num('isl'),
       osl: num('osl'),
-      batch: num('batch_size'),
+      batch: aggConcurrency(r.silicon_data_source ?? '', num('batch_size'), shape.attention_dp),
       ttftMs: Number(r.silicon_ttft_ms),
       tpotMs: Number(r.silicon_tpot_ms),
     });

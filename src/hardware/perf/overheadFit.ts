@@ -4,10 +4,10 @@
 // request timing sets how many prefills interleave with decoding and queue ahead of a new request.
 // Pass time = Σ max(SOL, kernelScale · kernel) + passMs + perLayerMs · layers (engine.ts; cases built
 // by rawCaseOf re-evaluate the engine at each kernel scale tried, so the SOL floors are honoured);
-// TTFT/TPOT combine passes with prefillInterleave and burstShare (steadyState.ts).
+// TTFT/TPOT combine passes with prefillInterleave and the TTFT factors (steadyState.ts).
 import { quantile } from './calibration.js';
 import type { Overhead } from './coefficients.js';
-import { combineSteadyState, steadyTpot, steadyTtft, type SteadyStateParts } from './steadyState.js';
+import { burstShareAt, combineSteadyState, steadyTpot, ttftAtShare, ttftFactorsOf, type SteadyStateParts } from './steadyState.js';
 
 /** Overheads that leave isolated-kernel times untouched (before the e2e fit, and for raw cases). */
 export const KERNELS_ONLY_OVERHEAD: Overhead = Object.freeze({
@@ -17,6 +17,8 @@ export const KERNELS_ONLY_OVERHEAD: Overhead = Object.freeze({
   prefillInterleave: 1,
   burstShare: 0,
   ttftFixedMs: 0,
+  burstRequests: 0,
+  prefillScale: 1,
   source: 'kernels only (before the e2e fit)',
   rows: 0,
 });
@@ -42,6 +44,8 @@ export interface FittedOverhead {
   prefillInterleave: number;
   burstShare: number;
   ttftFixedMs: number;
+  burstRequests: number;
+  prefillScale: number;
   tpotMedianErr: number;
   ttftMedianErr: number;
 }
@@ -70,12 +74,44 @@ function scaledParts(c: RawCase, k: number, perPassMs: number): SteadyStateParts
 }
 
 /** TTFT / TPOT of a raw case under fitted overheads (the same arithmetic the fit optimises). */
-export function predictCase(c: RawCase, o: Pick<FittedOverhead, 'kernelScale' | 'passMs' | 'perLayerMs' | 'prefillInterleave' | 'burstShare' | 'ttftFixedMs'>): { ttftMs: number; tpotMs: number } {
-  return combineSteadyState(scaledParts(c, o.kernelScale, o.passMs + o.perLayerMs * c.layers), o.prefillInterleave, o.burstShare, o.ttftFixedMs);
+export function predictCase(
+  c: RawCase,
+  o: Pick<FittedOverhead, 'kernelScale' | 'passMs' | 'perLayerMs' | 'prefillInterleave' | 'burstShare' | 'ttftFixedMs' | 'burstRequests' | 'prefillScale'>,
+): { ttftMs: number; tpotMs: number } {
+  return combineSteadyState(scaledParts(c, o.kernelScale, o.passMs + o.perLayerMs * c.layers), o.prefillInterleave, ttftFactorsOf(o));
 }
 
 function medianAbsRel(errs: number[]): number {
   return quantile(errs.sort((a, b) => a - b), 0.5);
+}
+
+/** Median of a scratch array (reordered in place): Hoare selection, O(n) — the TTFT fit's inner loop. */
+function medianInPlace(a: Float64Array): number {
+  const n = a.length;
+  const select = (k: number): number => {
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const pivot = a[(lo + hi) >> 1];
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (a[i] < pivot) i++;
+        while (a[j] > pivot) j--;
+        if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j--; }
+      }
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else return a[k];
+    }
+    return a[k];
+  };
+  if (n === 0) return NaN;
+  const hiMid = select(n >> 1);
+  if (n % 2 === 1) return hiMid;
+  let loMid = -Infinity;
+  for (let i = 0; i < n >> 1; i++) if (a[i] > loMid) loMid = a[i];
+  return (loMid + hiMid) / 2;
 }
 
 interface Params { k: number; p: number; l: number; f: number }
@@ -99,7 +135,8 @@ function tpotErr(cases: readonly RawCase[], q: Params): number {
 
 /**
  * Coarse grid then a local refinement minimising the median |relative error| of TPOT over
- * (kernelScale, passMs, perLayerMs, prefillInterleave); then (ttftFixedMs, burstShare) for TTFT. TPOT
+ * (kernelScale, passMs, perLayerMs, prefillInterleave); then the TTFT factors (ttftFixedMs, burstShare,
+ * burstRequests, prefillScale). TPOT
  * pins the pass terms only loosely (kernel scale and per-pass time trade off), so among the TPOT fits
  * within a point of the best, the one whose TTFT fit is best (sum of both errors) is kept.
  */
@@ -134,32 +171,73 @@ export function fitOverhead(cases: readonly RawCase[]): FittedOverhead {
     if (!byK.has(kk)) byK.set(kk, x);
     if (byK.size >= 8) break;
   }
-  let chosen = { q: best, tpot: bestErr, ...fitTtft(cases, best) };
+  // Candidates are ranked with the cheap (fixed, burstShare) TTFT fit; the chosen one gets the full fit.
+  let chosen = { q: best, tpot: bestErr, ...fitTtft(cases, best, false) };
   for (const { q, e } of byK.values()) {
-    const t = fitTtft(cases, q);
+    const t = fitTtft(cases, q, false);
     if (e + t.ttftErr < chosen.tpot + chosen.ttftErr - 1e-12) chosen = { q, tpot: e, ...t };
   }
+  const ttft = fitTtft(cases, chosen.q);
   const r = (x: number): number => Math.round(x * 1e4) / 1e4;
   const q = chosen.q;
-  return { kernelScale: r(q.k), passMs: r(q.p), perLayerMs: r(q.l), prefillInterleave: r(q.f), burstShare: chosen.burstShare, ttftFixedMs: chosen.ttftFixedMs, tpotMedianErr: chosen.tpot, ttftMedianErr: chosen.ttftErr };
+  return {
+    kernelScale: r(q.k), passMs: r(q.p), perLayerMs: r(q.l), prefillInterleave: r(q.f),
+    burstShare: ttft.burstShare, ttftFixedMs: ttft.ttftFixedMs, burstRequests: ttft.burstRequests, prefillScale: ttft.prefillScale,
+    tpotMedianErr: chosen.tpot, ttftMedianErr: ttft.ttftErr,
+  };
 }
 
-/** (ttftFixedMs, burstShare) minimising the median |relative error| of TTFT for given pass terms. */
-function fitTtft(cases: readonly RawCase[], q: Params): { burstShare: number; ttftFixedMs: number; ttftErr: number } {
-  let burstShare = 0;
-  let ttftFixedMs = 0;
-  let ttftErr = Infinity;
+/** TTFT factors of the fit (the Overhead fields) and the median |relative error| they reach. */
+interface TtftFit { burstShare: number; ttftFixedMs: number; burstRequests: number; prefillScale: number; ttftErr: number }
+
+const BURST_REQUESTS = [0, 25, 50, 100, 200, 400, 800, 1600];
+
+/**
+ * TTFT factors minimising the median |relative error| of TTFT for given pass terms. TTFT is affine in
+ * (fixed, s) for a given prefill scale, so each case is two numbers per scale. `full` = false fits
+ * (fixed, burstShare) only (burstRequests 0, prefillScale 1): cheap enough to rank pass-term candidates.
+ */
+function fitTtft(cases: readonly RawCase[], q: Params, full = true): TtftFit {
   const scaled = cases.map((c) => scaledParts(c, q.k, q.p + q.l * c.layers));
-  // TTFT is affine in (fixed, s): precompute its two non-fixed terms per case.
-  const at0 = scaled.map((p) => steadyTtft(p, steadyTpot(p, q.f), 0, 0));
-  const at1 = scaled.map((p) => steadyTtft(p, steadyTpot(p, q.f), 1, 0));
-  const errs = new Float64Array(cases.length);
-  for (const fixed of range(0, 600, 5)) {
-    for (const s of range(0, 1, 0.02)) {
-      for (let i = 0; i < cases.length; i++) errs[i] = Math.abs(fixed + (1 - s) * at0[i] + s * at1[i] - cases[i].ttftMs) / cases[i].ttftMs;
-      const e = quantile(errs.sort(), 0.5);
-      if (e < ttftErr - 1e-12) { ttftErr = e; burstShare = s; ttftFixedMs = fixed; }
+  const tpots = scaled.map((p) => steadyTpot(p, q.f));
+  const memo = new Map<number, { at0: Float64Array; at1: Float64Array }>();
+  const termsAt = (m: number): { at0: Float64Array; at1: Float64Array } => {
+    let t = memo.get(m);
+    if (!t) {
+      t = { at0: Float64Array.from(scaled, (p, i) => ttftAtShare(p, tpots[i], 0, m)), at1: Float64Array.from(scaled, (p, i) => ttftAtShare(p, tpots[i], 1, m)) };
+      memo.set(m, t);
     }
+    return t;
+  };
+  const errs = new Float64Array(cases.length);
+  const shares = new Float64Array(cases.length);
+  const evalAt = (fixed: number, s: number, n: number, m: number): number => {
+    const { at0, at1 } = termsAt(m);
+    for (let i = 0; i < cases.length; i++) shares[i] = burstShareAt(cases[i].parts.concurrency, s, n);
+    for (let i = 0; i < cases.length; i++) errs[i] = Math.abs(fixed + (1 - shares[i]) * at0[i] + shares[i] * at1[i] - cases[i].ttftMs) / cases[i].ttftMs;
+    return medianInPlace(errs);
+  };
+  let best: TtftFit = { burstShare: 0, ttftFixedMs: 0, burstRequests: 0, prefillScale: 1, ttftErr: Infinity };
+  const consider = (fixed: number, s: number, n: number, m: number): void => {
+    if (fixed < 0 || s < 0 || s > 1 || n < 0 || m <= 0) return;
+    const e = evalAt(fixed, s, n, m);
+    if (e < best.ttftErr - 1e-12) best = { burstShare: s, ttftFixedMs: fixed, burstRequests: n, prefillScale: m, ttftErr: e };
+  };
+  if (!full) {
+    for (const fixed of range(0, 600, 5)) for (const s of range(0, 1, 0.02)) consider(fixed, s, 0, 1);
+    return best;
   }
-  return { burstShare, ttftFixedMs, ttftErr };
+  // Coarse grid, then a local refinement with shrinking steps.
+  for (const m of range(0.6, 1.6, 0.1)) for (const n of BURST_REQUESTS) for (const s of range(0, 1, 0.05)) for (const fixed of range(0, 600, 10)) consider(fixed, s, n, m);
+  let step = { fixed: 5, s: 0.025, n: 0.25, m: 0.05 };
+  for (let round = 0; round < 3; round++) {
+    const c = best;
+    for (const df of [-1, 0, 1]) for (const ds of [-1, 0, 1]) for (const dn of [-1, 0, 1]) for (const dm of [-1, 0, 1]) {
+      // burstRequests moves geometrically (0 stays 0: "no floor" is its own model).
+      consider(c.ttftFixedMs + df * step.fixed, c.burstShare + ds * step.s, Math.round(c.burstRequests * (1 + dn * step.n)), Math.round((c.prefillScale + dm * step.m) * 1e4) / 1e4);
+    }
+    step = { fixed: step.fixed / 2, s: step.s / 2, n: step.n / 2, m: step.m / 2 };
+  }
+  const r = (x: number): number => Math.round(x * 1e4) / 1e4;
+  return { ...best, burstShare: r(best.burstShare), ttftFixedMs: r(best.ttftFixedMs), prefillScale: r(best.prefillScale) };
 }

@@ -16,8 +16,13 @@
 //   the b prompts are served budget tokens per pass, request j gets its first token after
 //   ⌈j·isl / budget⌉ such passes. The other requests arrive staggered (a closed loop keeps the
 //   order the burst gave it) and see only their own prefill plus half a decode pass in flight.
+//   A benchmark run of at least N = `burstRequests` requests holds one burst of `concurrency` of them,
+//   so s = min(`burstShare`, concurrency / N) (N = 0: s = `burstShare`): the burst weighs more the
+//   higher the concurrency (with a constant share the signed TTFT error fell from about +30 % at 4–8
+//   clients to −15…−35 % at 128+ on b200 sglang and vllm). The fit may pick N = 0.
 //   TTFT = `ttftFixedMs` (admission, tokenisation, first-token streaming)
-//          + s · burst wait + (1 − s) · (own prefill chunks as mixed passes + ½ decode pass).
+//          + s · burst wait + (1 − s) · (own prefill chunks as mixed passes + ½ decode pass),
+//   with the prefill work of those passes × `prefillScale` (in-engine prefill against the kernel tables).
 import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from '../../model/arch.js';
 import { estimateMemory, kvBytesPerToken, maxConcurrency, DEFAULT_MAX_NUM_BATCHED_TOKENS } from '../../model/memory.js';
 import type { ParallelShape } from '../../parallel/shape.js';
@@ -60,6 +65,8 @@ export interface SteadyStateEstimate {
 export interface SteadyStateParts {
   /** Requests per attention-DP rank. */
   b: number;
+  /** Closed-loop clients of the whole worker (the benchmark's concurrency). */
+  concurrency: number;
   chunks: number;
   /** Fraction of decode passes that would be mixed if every other prefill interleaved. */
   mixedFraction: number;
@@ -101,6 +108,7 @@ export function steadyStateParts(perf: DetailedEnginePerf, input: Pick<SteadySta
   const burstSeqs = Math.max(1, burstTokens / isl);
   return {
     b,
+    concurrency: Math.max(1, input.batch),
     chunks,
     mixedFraction: Math.min(steps, (b - 1) * chunks) / steps,
     decodeMs: perf.passMs({ prefillSeqs: 0, prefillTokens: 0, prefillAttnPairs: 0, decodeSeqs: b, decodeContextSum: b * ctx }),
@@ -135,18 +143,42 @@ export function prefillResponseMs(b: number, ownMs: number, serviceMs: number, t
   return r;
 }
 
-/** TTFT from the parts, the fitted burst share and fixed time, given the TPOT (see the module comment). */
-export function steadyTtft(p: SteadyStateParts, tpotMs: number, burstShare: number, fixedMs: number): number {
-  const own = p.chunks * p.mixedMs + 0.5 * p.decodeMs;
-  const staggered = prefillResponseMs(p.b, own, p.burstShareOfPass * p.burstPassMs, p.steps * tpotMs);
-  const burst = p.burstPasses * p.burstPassMs;
-  return fixedMs + burstShare * burst + (1 - burstShare) * staggered;
+/** The fitted factors of the TTFT composition (Overhead fields; see the module comment). */
+export interface TtftFactors {
+  burstShare: number;
+  burstRequests: number;
+  prefillScale: number;
+  fixedMs: number;
+}
+
+/** Share of a benchmark run's requests that arrive in its start-up burst. */
+export function burstShareAt(concurrency: number, burstShare: number, burstRequests: number): number {
+  return burstRequests > 0 ? Math.min(burstShare, concurrency / burstRequests) : burstShare;
+}
+
+/** TTFT with burst share s and no fixed time, prefill work scaled (the fit evaluates it at s = 0 and 1). */
+export function ttftAtShare(p: SteadyStateParts, tpotMs: number, s: number, prefillScale = 1): number {
+  const mixed = p.decodeMs + prefillScale * (p.mixedMs - p.decodeMs);
+  const burstPass = prefillScale * p.burstPassMs;
+  const own = p.chunks * mixed + 0.5 * p.decodeMs;
+  const staggered = prefillResponseMs(p.b, own, p.burstShareOfPass * burstPass, p.steps * tpotMs);
+  return s * p.burstPasses * burstPass + (1 - s) * staggered;
+}
+
+/** TTFT from the parts and the fitted factors, given the TPOT (see the module comment). */
+export function steadyTtft(p: SteadyStateParts, tpotMs: number, t: TtftFactors): number {
+  return t.fixedMs + ttftAtShare(p, tpotMs, burstShareAt(p.concurrency, t.burstShare, t.burstRequests), t.prefillScale);
 }
 
 /** TTFT / TPOT from the parts and the steady-state factors (see the module comment). */
-export function combineSteadyState(p: SteadyStateParts, f: number, burstShare: number, fixedMs: number): { ttftMs: number; tpotMs: number } {
+export function combineSteadyState(p: SteadyStateParts, f: number, t: TtftFactors): { ttftMs: number; tpotMs: number } {
   const tpot = steadyTpot(p, f);
-  return { ttftMs: steadyTtft(p, tpot, burstShare, fixedMs), tpotMs: tpot };
+  return { ttftMs: steadyTtft(p, tpot, t), tpotMs: tpot };
+}
+
+/** The TTFT factors an engine's fitted overheads carry. */
+export function ttftFactorsOf(o: Pick<Overhead, 'burstShare' | 'burstRequests' | 'prefillScale' | 'ttftFixedMs'>): TtftFactors {
+  return { burstShare: o.burstShare, burstRequests: o.burstRequests, prefillScale: o.prefillScale, fixedMs: o.ttftFixedMs };
 }
 
 export function estimateSteadyState(input: SteadyStateInput): SteadyStateEstimate {
@@ -154,7 +186,7 @@ export function estimateSteadyState(input: SteadyStateInput): SteadyStateEstimat
   const mem = estimateMemory({ model, system, shape, backend, weightQuant: input.quant, moeQuant: input.moeQuant, kvDtype });
   const perf = createEnginePerf({ model, system, backend, shape, quant: input.quant, moeQuant: input.moeQuant, kvDtype, nextn: input.nextn, coefficientsDir: input.coefficientsDir, overhead: input.overhead });
   const parts = steadyStateParts(perf, input);
-  const { ttftMs, tpotMs } = combineSteadyState(parts, perf.overhead.prefillInterleave, perf.overhead.burstShare, perf.overhead.ttftFixedMs);
+  const { ttftMs, tpotMs } = combineSteadyState(parts, perf.overhead.prefillInterleave, ttftFactorsOf(perf.overhead));
   return {
     weights_bytes_per_gpu: Math.round(mem.weightsBytesPerGpu),
     kv_bytes_per_token: kvBytesPerToken(model, kvDtype),
