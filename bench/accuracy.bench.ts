@@ -23,8 +23,12 @@ export async function run(): Promise<void> {
   console.log(`${rows.length} replayable rows (${rows.filter((r) => r.mode === 'agg').length} agg, ${rows.filter((r) => r.mode === 'disagg').length} disagg); skipped: ${[...skipped].map(([k, v]) => `${v} × ${k}`).join('; ')}`);
 
   // Rows whose replay would emit more than MAX_WORK output tokens are left out (349 of 944: high
-  // concurrency or 8k outputs; with them the run took > 10 min on the shared 2-core machine). The same
-  // bound as scripts/calibrate-replay.ts, so the figures verify that fit on its own rows.
+  // concurrency or 8k outputs). The same bound as scripts/calibrate-replay.ts, so the figures verify
+  // that fit on its own rows. Measured 2026-11-30: the 590 rows below replay in ~40 s; most heavy rows
+  // replay in < 1 s each with ≤ 256 requests, but SGLang rows whose KV is over-committed (e.g. DeepSeek-R1
+  // h200 tp8, 8192/1024 at c = 64) livelock in preemption/recompute (each re-admitted prompt is
+  // preempted again by the next decode pass; no conservative admission), so they stay out until the
+  // SGLang scheduler reserves KV for running requests.
   const MAX_WORK = 5e5;
   const heavy = rows.filter((r) => requestCount(r.concurrency) * r.osl > MAX_WORK);
   const sel = rows.filter((r) => requestCount(r.concurrency) * r.osl <= MAX_WORK);

@@ -5,25 +5,30 @@
 // Reports in-sample and 2-fold held-out (row-id hash) errors of the first-order fit; the bench
 // (`npm run bench accuracy`) replays again with the written corrections for the true figures.
 // Run after `npm run calibrate` (which rewrites the files without this block).
-// Admission delays: by default only disaggregated serving's (--admission all|disagg|none). Verified by
-// replaying (bench), the first-order model TTFT ≈ s·TTFT₀ + d does not hold for agg fixed-length
-// closed loops — the delay re-synchronises the loop so requests queue behind each other's prefills
-// (one c=4 row: +232 ms TTFT for d = 72 ms) and fitted agg delays made the verified agg TTFT error
-// worse (57.5 % vs 35.0 % median); the disagg delay verified well (disagg TTFT 57.1 % → 20.7 %).
+// Admission delays (--admission all|disagg|none, default all): disagg delays per backend (SKUs pooled);
+// agg delays per (sku, backend) only for backends whose agg rows the harness desynchronises with a
+// length spread (rowSpec.ts). In a phase-locked fixed-length loop the first-order model
+// TTFT ≈ s·TTFT₀ + d does not hold — the delay re-synchronises requests into prefill waves (one c=4
+// row: +232 ms TTFT for d = 72 ms; verified agg TTFT 57.5 % vs 35.0 % without) — while in the
+// desynchronised loop it verifies close to first order (--verify prints both).
 // Options: --out DIR  --max-work N (default 5e5: ~600 rows, about a minute on a shared machine)
-//          --admission all|disagg|none  --dry-run
+//          --admission all|disagg|none (default all)  --dry-run
+//          --verify (replay again with the fitted corrections: in-sample and 2-fold held out)
+//          --length-spread S (experiments only: the harness's per-request length spread, rowSpec.ts)
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { Backend } from '../src/model/arch.js';
 import { parseArgs } from 'node:util';
 import { clearCoefficientsCache, coefficientsPath, coefficientsSchema, defaultCoefficientsDir } from '../src/hardware/perf/coefficients.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
 import { formatAccuracyReport, replayRow, summariseResults, type RowResult } from '../src/replay/accuracy/evaluate.js';
 import { fitReplayOverheads, predictRaw, toReplayOverhead, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/replay/accuracy/replayFit.js';
-import { requestCount } from '../src/replay/accuracy/rowSpec.js';
+import { AGG_LENGTH_SPREAD, requestCount } from '../src/replay/accuracy/rowSpec.js';
 import { loadE2eRows } from '../src/replay/accuracy/rows.js';
 import { foldOf } from '../src/replay/accuracy/subset.js';
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, 'max-work': { type: 'string' }, admission: { type: 'string' }, 'dry-run': { type: 'boolean' } } });
-const admission = (values.admission ?? 'disagg') as AdmissionFit;
+const { values } = parseArgs({ options: { out: { type: 'string' }, 'max-work': { type: 'string' }, admission: { type: 'string' }, 'dry-run': { type: 'boolean' }, verify: { type: 'boolean' }, 'length-spread': { type: 'string' } } });
+const lengthSpread = values['length-spread'] === undefined ? undefined : Number(values['length-spread']);
+const admission = (values.admission ?? 'all') as AdmissionFit;
 if (!['all', 'disagg', 'none'].includes(admission)) {
   console.error(`calibrate-replay: --admission must be all, disagg or none (got '${admission}')`);
   process.exit(2);
@@ -35,11 +40,12 @@ const t0 = Date.now();
 
 const { rows } = loadE2eRows(dir, (sku) => Boolean(readRooflineRef(dir, sku).flops.fp4));
 const usable = rows.filter((r) => requestCount(r.concurrency) * r.osl <= maxWork);
+const byId = new Map(usable.map((r) => [r.id, r]));
 const raw: RawReplay[] = [];
 let failed = 0;
 for (const r of usable) {
   try {
-    const x = replayRow(r, { coefficientsDir: out, replayOverhead: null });
+    const x = replayRow(r, { coefficientsDir: out, lengthSpread, replayOverhead: null });
     raw.push({ id: r.id, sku: r.sku, backend: r.backend, mode: r.mode, ttft0: x.ttftMs, tpot0: x.tpotMs, ttftMs: r.ttftMs, tpotMs: r.tpotMs });
   } catch (err) {
     failed++;
@@ -56,12 +62,36 @@ const asResults = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => Pick<Repla
 const key = (r: RawReplay): string => `${r.sku}/${r.backend}`;
 
 console.log(`\nwithout replay corrections:\n${formatAccuracyReport(summariseResults(asResults(raw, () => null)))}`);
-const fit = fitReplayOverheads(raw, 12, admission);
+// An agg admission delay only where the harness desynchronises the loop (rowSpec.ts): in a phase-locked
+// fixed-length loop the delay re-synchronises requests into prefill waves instead of adding to TTFT.
+const aggAdmissionFor = (b: string): boolean => (lengthSpread ?? AGG_LENGTH_SPREAD[b as Backend]) > 0;
+const fit = fitReplayOverheads(raw, 12, admission, aggAdmissionFor);
 const inSample = summariseResults(asResults(raw, (r) => fit.get(key(r)) ?? null));
 console.log(`\nin-sample (fitted on all rows, first-order):\n${formatAccuracyReport(inSample)}`);
-const folds = [0, 1].map((k) => fitReplayOverheads(raw.filter((r) => foldOf(r.id) === k), 12, admission));
+const folds = [0, 1].map((k) => fitReplayOverheads(raw.filter((r) => foldOf(r.id) === k), 12, admission, aggAdmissionFor));
 const heldOut = summariseResults(asResults(raw, (r) => folds[1 - foldOf(r.id)].get(key(r)) ?? null));
 console.log(`\nheld out (2-fold by id hash: each row predicted by the fit on the other fold):\n${formatAccuracyReport(heldOut)}`);
+
+// --verify: replay every row again WITH the fitted corrections (first order ignores how they change the
+// closed loop): in-sample with the full fit, and held out with the other fold's fit.
+if (values.verify) {
+  const t1 = Date.now();
+  const replayWith = (fitOf: (r: RawReplay) => ReplayFit | undefined): RowResult[] => {
+    const done: RowResult[] = [];
+    for (const x of raw) {
+      const f = fitOf(x);
+      try {
+        done.push(replayRow(byId.get(x.id)!, { coefficientsDir: out, lengthSpread, replayOverhead: f ? toReplayOverhead(f, 'verify') : null }));
+      } catch {
+        // A row that replays raw but not corrected is reported by the bench; skip it here.
+      }
+    }
+    return done;
+  };
+  console.log(`\nverified in-sample (replayed with the fit):\n${formatAccuracyReport(summariseResults(replayWith((r) => fit.get(key(r)))))}`);
+  console.log(`\nverified held out (replayed with the other fold's fit):\n${formatAccuracyReport(summariseResults(replayWith((r) => folds[1 - foldOf(r.id)].get(key(r)))))}`);
+  console.log(`verification replays: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+}
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {

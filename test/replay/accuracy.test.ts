@@ -7,18 +7,21 @@ import { describe, expect, it } from 'vitest';
 import { perfdbDir, readRooflineRef } from '../../src/hardware/perf/perfdbTables.js';
 import { evaluateReplayAccuracy, formatAccuracyReport, meanLatencies, replayRow, summarise } from '../../src/replay/accuracy/evaluate.js';
 import { loadE2eRows, parseE2eRow } from '../../src/replay/accuracy/rows.js';
-import { replaySpecForRow, requestCount } from '../../src/replay/accuracy/rowSpec.js';
+import { AGG_LENGTH_SPREAD, replaySpecForRow, requestCount, spreadLengths } from '../../src/replay/accuracy/rowSpec.js';
 import { ciSubset, foldOf } from '../../src/replay/accuracy/subset.js';
+import { fitReplayOverheads, type RawReplay } from '../../src/replay/accuracy/replayFit.js';
 
 const dir = perfdbDir();
 const hasFp4 = (sku: string): boolean => Boolean(readRooflineRef(dir, sku).flops.fp4);
 
 
 // Ratchets on the CI subset (median |relative error|), set just above the current figures with the
-// committed replay corrections: agg 29.0 % TTFT / 14.8 % TPOT (36 rows), disagg 5.8 % / 42.2 % (3 rows,
-// in-sample: the disagg admission delay was fitted on them among others).
+// committed replay corrections: agg 22.1 % TTFT / 10.3 % TPOT (71 rows), disagg 5.8 % / 42.2 % (3 rows,
+// in-sample: the disagg admission delay was fitted on them among others). The subset is 8 rows per
+// (sku, backend, mode) under 150k emitted tokens: with 4 per group (36 rows, the cheapest) it swung
+// 29 → 36 % agg TTFT while the whole bench improved 32.5 → 24.4 %, too few rows to ratchet on.
 const FLOORS = {
-  agg: { ttft: 0.3, tpot: 0.15 },
+  agg: { ttft: 0.23, tpot: 0.11 },
   // Disagg TPOT regressed (0.16 → 0.43, 3 rows) when DeepSeek fp8 checkpoints moved to the measured
   // block-scaled fp8 kernels: the b200/sglang rows decode faster than those kernels allow (unrecorded
   // MTP speculative decoding, likely), so the physically slower kernels widen the gap.
@@ -54,7 +57,7 @@ describe('accuracy rows and specs (pure)', () => {
   it('builds a closed-loop fixed-length spec with the row shape and engine limits', () => {
     const row = parseE2eRow(csv({}), () => true);
     if (typeof row === 'string') throw new Error(row);
-    const spec = replaySpecForRow(row, 80e9, { requestRatio: 4, maxRequests: 100 });
+    const spec = replaySpecForRow(row, 80e9, { requestRatio: 4, maxRequests: 100, lengthSpread: 0 });
     expect(spec.workload).toMatchObject({ isl: 1024, osl: 128, concurrency: 64, random_range_ratio: 1 });
     expect(spec.workload.num_request_ratio! * 64).toBeCloseTo(128, 9);
     expect(spec.concurrency).toBe(64);
@@ -62,6 +65,37 @@ describe('accuracy rows and specs (pure)', () => {
     expect(spec.backend_deployment.parallel_config).toMatchObject({ tp: 2, attention_dp: 2 });
     expect(requestCount(64, { requestRatio: 4, maxRequests: 100 })).toBe(128); // at least 2 × concurrency
     expect(requestCount(10, { requestRatio: 4, maxRequests: 100 })).toBe(40);
+  });
+
+  it('spreads lengths symmetrically around the row (mean kept), agg rows only by default', () => {
+    expect(spreadLengths(1000, 0)).toEqual({ max: 1000, ratio: 1 });
+    const { max, ratio } = spreadLengths(1024, 0.1);
+    expect(max).toBe(1126);
+    // The synthetic workload draws uniformly in [ratio·max, max]: mean within a token of the row's.
+    expect(Math.abs((max * (1 + ratio)) / 2 - 1024)).toBeLessThan(1);
+    const agg = parseE2eRow(csv({}), () => true);
+    if (typeof agg === 'string') throw new Error(agg);
+    const w = replaySpecForRow(agg, 80e9).workload;
+    expect(w.osl).toBe(spreadLengths(128, AGG_LENGTH_SPREAD.vllm).max);
+    expect(w.random_range_ratio).toBeLessThan(1);
+    const dis = parseE2eRow(
+      csv({ mode: 'disagg', silicon_data_source: '', batch_size: '', prefill_batch_size: '1', prefill_num_workers: '1', prefill_tp_size: '1', decode_batch_size: '8', decode_num_workers: '1', decode_tp_size: '1' }),
+      () => true,
+    );
+    if (typeof dis === 'string') throw new Error(dis);
+    expect(replaySpecForRow(dis, 80e9).workload).toMatchObject({ isl: 1024, osl: 128, random_range_ratio: 1 });
+  });
+
+  it('a fixed-length closed loop stays phase-locked in prefill waves; the length spread breaks it', () => {
+    // 8 clients × 1024-token prompts fill one 8192-token pass: with exact lengths the start-up wave
+    // finishes together and re-arrives together forever, so every request waits for 8 prompts.
+    const row = parseE2eRow(csv({ model_path: 'meta-llama/Llama-3.1-8B-Instruct', tp_size: '1', attention_dp_size: '1', silicon_data_source: 'silicon_concurrency=8', osl: '64' }), () => true);
+    if (typeof row === 'string') throw new Error(row);
+    const locked = replayRow(row, { replayOverhead: null, lengthSpread: 0 });
+    const spread = replayRow(row, { replayOverhead: null, lengthSpread: 0.1 });
+    expect(spread.ttftMs).toBeLessThan(0.6 * locked.ttftMs);
+    // Decode speed is hardly affected by the phase.
+    expect(Math.abs(spread.tpotMs / locked.tpotMs - 1)).toBeLessThan(0.25);
   });
 
   it('means follow Clarification D and the steady window drops the start-up wave', () => {
@@ -86,6 +120,21 @@ describe('accuracy rows and specs (pure)', () => {
     expect(corr.tpotMs).toBeCloseTo(2 * base.tpotMs, 6);
   });
 
+  it('fits the pass scale from TPOT and agg admission delays only for the backends asked', () => {
+    // Synthetic raw replays: the truth is TPOT = 1.2·TPOT₀ and TTFT = 1.2·TTFT₀ + 40 ms.
+    const raw: RawReplay[] = [];
+    for (const backend of ['vllm', 'sglang'])
+      for (let i = 0; i < 20; i++) {
+        const ttft0 = 50 + 10 * i;
+        const tpot0 = 5 + i / 4;
+        raw.push({ id: `${backend}${i}`, sku: 'h100_sxm', backend, mode: 'agg', ttft0, tpot0, ttftMs: 1.2 * ttft0 + 40, tpotMs: 1.2 * tpot0 });
+      }
+    const fit = fitReplayOverheads(raw, 12, 'all', (b) => b === 'vllm');
+    expect(fit.get('h100_sxm/vllm')).toMatchObject({ passScale: 1.2, admissionMs: 40, rows: 20 });
+    expect(fit.get('h100_sxm/sglang')).toMatchObject({ passScale: 1.2, admissionMs: 0 });
+    expect(fitReplayOverheads(raw, 12, 'disagg').get('h100_sxm/vllm')!.admissionMs).toBe(0);
+  });
+
   it('folds split rows by id hash, stably', () => {
     expect(foldOf('abc')).toBe(foldOf('abc'));
     const ids = Array.from({ length: 200 }, (_, i) => `row${i}`);
@@ -98,11 +147,14 @@ describe('accuracy rows and specs (pure)', () => {
 describe.skipIf(!existsSync(dir))('replay vs e2e/silicon_dev.csv (CI subset)', () => {
   it('reports median |rel err| per (sku, backend, mode) and meets the ratchet floors', () => {
     const { rows } = loadE2eRows(dir, hasFp4);
-    const subset = ciSubset(rows, 4, 150_000);
+    const subset = ciSubset(rows, 8, 150_000);
     const report = evaluateReplayAccuracy(subset);
     console.log(`replay accuracy, CI subset: ${subset.length} of ${rows.length} replayable rows\n${formatAccuracyReport(report)}`);
-    expect(report.failures).toEqual([]);
-    expect(subset.length).toBeLessThanOrEqual(64);
+    // A row the memory model finds KV-infeasible is a verdict, not a replay failure (one DeepSeek-R1
+    // fp8 tp4 b200 row sits at the edge of HBM); anything else failing is a bug.
+    expect(report.failures.filter((f) => !f.error.startsWith('infeasible (kv_capacity)'))).toEqual([]);
+    expect(report.failures.length).toBeLessThanOrEqual(1);
+    expect(subset.length).toBeLessThanOrEqual(80);
     for (const mode of ['agg', 'disagg'] as const) {
       const g = report.groups.find((x) => x.key === `all/${mode}`);
       expect(g, `no ${mode} rows in the subset`).toBeDefined();

@@ -1,6 +1,6 @@
 // A measured e2e row → the ReplaySpec that reproduces its benchmark: a closed loop at the row's
-// concurrency with fixed isl/osl (random_range_ratio 1), the row's parallel shape(s), worker counts,
-// backend and quantization. Pure.
+// concurrency with the row's isl/osl (spread per request, below), the row's parallel shape(s), worker
+// counts, backend and quantization. Pure.
 //
 // Engine args (the rows do not record them):
 // * max_num_batched_tokens: 8192 — the default of vLLM V1 online serving and TRT-LLM's max_num_tokens
@@ -10,19 +10,39 @@
 //   decode rank holds decode_batch_size (or its share, if larger), a prefill rank prefill_batch_size.
 // * prefix caching off (benchmark prompts are random), block size 64 and 0.9 memory utilisation
 //   (the seed's pinned values, Clarification C); the P/D link is left to Clarification D's default.
-// * Request count: `requestRatio` × concurrency. The measured means include the start-up wave (all
-//   slots arrive at t = 0), so the ratio matters: 10 (the usual num_prompts = 10 × concurrency of
-//   these benchmarks) fits TTFT better than 4 (agg median 34.8 % vs 39.3 % before any correction).
-//   At least 2 × concurrency, otherwise capped at `maxRequests` so one replay stays fast.
-// * Start-up wave and loop phase (measured on the bench's 581 agg rows, 2026-11-30): the replay's
-//   TTFT is biased LOW (median signed −13.7 %), so dropping the start-up wave (window 'steady': agg
-//   median 36.0 % → 44.6 %) or staggering the clients' starts (10 ms apart: 41.3 %, 40 ms: 64.3 %)
-//   both make it worse. A fixed client-side TTFT overhead per (sku, backend) looks right to first
-//   order (held-out 30.2 %), but issued consistently (the client sees each token d later, so the
-//   next request follows d after the last token) it re-synchronises fixed-length loops into full
-//   waves — every request finishes within a few decode passes and queues behind the others'
-//   prefills — and the verified figure is 57.7 % (58–61 % with 20–100 ms of random jitter on top).
-//   The fixed-length closed loop is phase-sensitive; none of these is adopted.
+// * Request count: `requestRatio` × concurrency (10, the usual num_prompts = 10 × concurrency of these
+//   benchmarks; the measured means include the start-up wave, all slots arriving at t = 0). At least
+//   2 × concurrency, otherwise capped at `maxRequests` so one replay stays fast.
+//
+// Length spread (agg rows, vLLM and TRT-LLM): each request's isl and osl are drawn uniformly within
+// ±10 % of the row's (mean kept; vLLM bench's `--random-range-ratio 0.1`). Why, measured on the 581 agg
+// rows of the bench (2026-11-30):
+// * The simulator's passes are deterministic, so a fixed-length closed loop is phase-locked: requests
+//   admitted in the same pass finish in the same pass and re-arrive together, and nothing ever splits
+//   them again; anything that makes arrivals land inside a long prefill pass only merges groups. So the
+//   start-up wave lives forever and, once an admission delay is added, small groups merge into it.
+// * The measurements are not phase-locked: e.g. h100/vllm Llama-3.1-70B tp4, c = 8, 1024/1024 measures
+//   96 ms mean TTFT where one 8-prompt wave alone takes ~340 ms; the steady-state fit of the same rows
+//   (hardware/perf/steadyState.ts) finds prefillInterleave ≈ 1 for vLLM/TRT-LLM TPOT, i.e. every other
+//   request's prefill interleaves with a decode phase, as in a desynchronised loop. Real runs split
+//   waves through timing noise the simulator does not model (step jitter, client and frontend
+//   scheduling); a small length spread is the simplest seeded way to reproduce the resulting state.
+// * Measured, agg median |rel err| of TTFT with agg admission delays fitted per (sku, backend), every
+//   backend spread, verified by replay (scripts/calibrate-replay.ts --verify), 2-fold held out: exact
+//   lengths 32.5 % with no agg delay (57.7 % with one: it re-locks the loop), ±5 % 25.5 %, ±10 % 22.6 %.
+//   Only the output spread matters (first-order offset fit: output-only 22.8 %, input-only 32.7 %:
+//   prompts of different lengths still finish their prefill in the same pass). Disagg rows keep exact
+//   lengths: their decode passes carry no prefills, and the spread made their TPOT worse.
+// * SGLang rows keep exact lengths: SGLang never mixes prefill and decode in one pass, so in a
+//   desynchronised loop every arrival stalls all decodes for its own prefill pass and the replay's
+//   SGLang TPOT error doubled (median 11.9 % → 23.1 %); the measured SGLang rows rather look batched
+//   (h100 c = 128: TTFT of seconds, TPOT matched by the locked replay within 6 %). What is missing is
+//   SGLang's conservative admission (KV reserved for running requests by new_token_ratio), not a spread.
+// * Also tried and rejected (agg TTFT median, same rows, on the perf model before 2026-11-30 01:29):
+//   seeded per-request admission jitter (uniform or exponential, 10 ms up to 2 × the steady-state
+//   ttftFixedMs: 40–59 %: jitter lands arrivals inside long passes, which merges groups), a serial
+//   frontend (0.5–2 ms per request: 33–35 % even with a fitted offset), staggered client starts
+//   (29.5 % with a fitted first-token offset), dropping the start-up wave (44.6 %).
 import type { Backend } from '../../model/arch.js';
 import { parseReplaySpec, REPLAY_SPEC_API_VERSION, type ReplaySpec } from '../spec.js';
 import type { E2eRow, RowGroup } from './rows.js';
@@ -34,6 +54,30 @@ export interface RowSpecOptions {
   maxRequests?: number;
   /** Minimum requests per unit of concurrency, cap or not (default 2). */
   minRatio?: number;
+  /**
+   * Half-width of the per-request length spread around the row's isl / osl, as vLLM bench's
+   * `--random-range-ratio` (uniform in [len·(1−s), len·(1+s)], mean kept); default
+   * defaultLengthSpread(row), 0 = every request exactly isl / osl. See the module comment.
+   */
+  lengthSpread?: number;
+}
+
+/** Length spread of agg rows per backend (module comment: the loop-desynchronisation measurements). */
+export const AGG_LENGTH_SPREAD: Readonly<Record<Backend, number>> = { vllm: 0.1, trtllm: 0.1, sglang: 0 };
+
+/** Default `lengthSpread` of a row: AGG_LENGTH_SPREAD for agg rows, exact lengths for disagg rows. */
+export function defaultLengthSpread(row: Pick<E2eRow, 'mode' | 'backend'>): number {
+  return row.mode === 'agg' ? AGG_LENGTH_SPREAD[row.backend] : 0;
+}
+
+/**
+ * Workload lengths for a mean `len` and spread s in the synthetic workload's terms (lengths uniform
+ * in [ratio·max, max]): max = len·(1+s), ratio = (1−s)/(1+s), so the mean stays `len`.
+ */
+export function spreadLengths(len: number, s: number): { max: number; ratio: number } {
+  if (!(s > 0)) return { max: len, ratio: 1 };
+  const max = Math.max(1, Math.round(len * (1 + s)));
+  return { max, ratio: Math.min(1, Math.max(0, (2 * len) / max - 1)) };
 }
 
 const BLOCK_SIZE = 64;
@@ -64,6 +108,12 @@ function engineArgs(budget: number, maxNumSeqs: number) {
 export function replaySpecForRow(row: E2eRow, memBytes: number, o: RowSpecOptions = {}): ReplaySpec {
   const budget = defaultTokenBudget(row.backend, memBytes);
   const n = requestCount(row.concurrency, o);
+  const spread = o.lengthSpread ?? defaultLengthSpread(row);
+  const isl = spreadLengths(row.isl, spread);
+  const osl = spreadLengths(row.osl, spread);
+  // One ratio drives both lengths in the synthetic workload; with equal spreads the two agree up to
+  // rounding, and the output side (what desynchronises the loop) decides.
+  const ratio = osl.ratio;
   const common = {
     backend: row.backend,
     model_name: row.model.id,
@@ -84,7 +134,7 @@ export function replaySpecForRow(row: E2eRow, memBytes: number, o: RowSpecOption
           ...common,
           deployment_mode: 'disagg' as const,
           parallel_config: { prefill: shapeOf(row.prefill), decode: shapeOf(row.decode) },
-          prefill_engine_args: engineArgs(Math.max(budget, row.isl * row.prefillBatch), row.prefillBatch),
+          prefill_engine_args: engineArgs(Math.max(budget, isl.max * row.prefillBatch), row.prefillBatch),
           decode_engine_args: engineArgs(budget, Math.max(row.decodeBatch, Math.ceil(row.concurrency / (row.decode.replicas * row.decode.attention_dp)))),
           num_prefill_workers: row.prefill.replicas,
           num_decode_workers: row.decode.replicas,
@@ -92,7 +142,7 @@ export function replaySpecForRow(row: E2eRow, memBytes: number, o: RowSpecOption
   return parseReplaySpec({
     api_version: REPLAY_SPEC_API_VERSION,
     backend_deployment: deployment,
-    workload: { isl: row.isl, osl: row.osl, concurrency: row.concurrency, num_request_ratio: n / row.concurrency, random_range_ratio: 1 },
+    workload: { isl: isl.max, osl: osl.max, concurrency: row.concurrency, num_request_ratio: n / row.concurrency, random_range_ratio: ratio },
     goal: { target: 'throughput' },
     concurrency: row.concurrency,
     seed: 0,
