@@ -131,7 +131,7 @@ function expectedRandomTrials(total: number, good: number): number {
   return (total + 1) / (good + 1);
 }
 
-async function singleObjective(name: string, yaml: string): Promise<void> {
+async function singleObjective(name: string, yaml: string): Promise<string> {
   const { memo, save } = loadMemo(name);
   const thoroughCfg = withSweep(yaml, '{policy: thorough, parallel_evals: 16}');
   const t0 = performance.now();
@@ -183,6 +183,8 @@ async function singleObjective(name: string, yaml: string): Promise<void> {
       `\n  ratio rapid/random trials-to-99%: ${Number.isFinite(ratio) ? ratio.toFixed(2) : `rapid did not reach 99% within ${BUDGETS.at(-1)}`} (target ≤ 0.33)` +
       `; counting distinct replays: ${Number.isFinite(median(replaysToReach.bayesian)) ? (median(replaysToReach.bayesian) / randomRef).toFixed(2) : '-'}`,
   );
+  const met = Number.isFinite(ratio) && ratio <= 0.33;
+  return `${name}: rapid ${median(toReach.bayesian)} vs random ${randomRef.toFixed(0)} trials to 99% → ratio ${Number.isFinite(ratio) ? ratio.toFixed(2) : '∞'} ${met ? 'MET' : 'MISSED'} (≤ 0.33)`;
 }
 
 async function pareto(name: string, yaml: string): Promise<void> {
@@ -208,7 +210,9 @@ async function pareto(name: string, yaml: string): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  for (const [name, yaml] of Object.entries(SPACES)) await singleObjective(name, yaml);
+  const summary: string[] = [];
+  for (const [name, yaml] of Object.entries(SPACES)) summary.push(await singleObjective(name, yaml));
+  console.log(`\nsummary (median over ${SEEDS.length} seeds):\n${summary.map((l) => `  ${l}`).join('\n')}`);
   const [moeName, moeYaml] = Object.entries(SPACES)[2];
   await pareto(moeName, moeYaml);
 }

@@ -6,6 +6,10 @@
 // Every EXPLOIT_EVERY-th pick maximizes the fantasy-conditioned UCB again instead (a kriging-believer
 // UCB pick): with 1 UCB + 15 pure-exploration picks per round of 16, the second round on the sweeper
 // benchmark spaces rarely improved on the first; a third of the batch exploiting fixes that.
+// The pick after each of those (1, 4, 7, …) is a trust-region pick when the caller marks `local`
+// candidates (the incumbent's single-coordinate neighbours): the best fantasy-conditioned UCB among
+// them. Global UCB alone kept missing one-knob improvements of the incumbent whose predicted mean
+// was only slightly above it (e.g. the one change that leaves a 1-GPU corner optimum).
 // Multi-objective — per-objective GPs combined by random hypervolume scalarizations (Golovin &
 // Zhang 2020): each batch point draws weights w on the positive unit sphere and maximizes
 // s_w(x) = minᵢ max(0, UCBᵢ(x) − rᵢ)/wᵢ, with UCB taken from the fantasy-conditioned variance
@@ -19,6 +23,8 @@ export interface BatchRequest {
   encoded: readonly Float64Array[];
   /** Feasibility probability per candidate, or null when every trial so far was feasible. */
   feasibility: Float64Array | null;
+  /** 1 for candidates in the trust region around the incumbent (single-objective local picks). */
+  local?: Uint8Array;
   count: number;
   beta: number;
   /** Per objective, the hypervolume reference in standardized units (multi-objective only). */
@@ -37,7 +43,7 @@ export function selectBatch(req: BatchRequest): number[] {
  */
 const REGION_BETA = 0.5;
 const REGION_PENALTY = 10;
-/** Every this-many picks of a batch (0, 3, 6, …) is a UCB pick; the rest are pure exploration. */
+/** Every this-many picks of a batch (0, 3, 6, …) is a UCB pick, the next a trust-region pick; the rest explore. */
 const EXPLOIT_EVERY = 3;
 
 function argmax(score: (i: number) => number, size: number, allowed: (i: number) => boolean): number {
@@ -82,6 +88,19 @@ function selectUcbPe(req: BatchRequest): number[] {
     // Pure exploration inside the relevant region; leaving it costs REGION_PENALTY per unit of
     // shortfall (a soft version of Contal et al.'s hard region, so the set is never empty).
     const exploit = picks.length % EXPLOIT_EVERY === 0;
+    const local = req.local && picks.length % EXPLOIT_EVERY === 1 ? req.local : null;
+    if (local) {
+      const next = argmax(
+        (i) => (p ? p[i] : 1) * (b.mean[i] + req.beta * Math.sqrt(b.variance[i]) - minUcb),
+        size,
+        (i) => !taken[i] && local[i] === 1,
+      );
+      if (next >= 0) {
+        picks.push(next);
+        taken[next] = 1;
+        continue;
+      }
+    }
     const score = exploit
       ? (i: number): number => (p ? p[i] : 1) * (b.mean[i] + req.beta * Math.sqrt(b.variance[i]) - minUcb)
       : (i: number): number => (p ? p[i] : 1) * Math.sqrt(b.variance[i]) - REGION_PENALTY * Math.max(0, threshold - regionUcb[i]);

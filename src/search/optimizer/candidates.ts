@@ -4,6 +4,7 @@
 import type { ScrambledHalton } from './halton.js';
 import type { Prng } from './prng.js';
 import { finiteSize, pointKey, type Point, type SpaceCodec } from './space.js';
+import { coordinateNeighbourhood } from './neighbourhood.js';
 import { enumerateSpace } from './thorough.js';
 
 export interface CandidateRequest {
@@ -70,6 +71,9 @@ const LOCAL_MOVES: ({ changes: number } | { radius: number })[] = [
   { changes: 2 },
 ];
 
+/** Share of the local-candidate budget spent on exhaustive coordinate neighbourhoods. */
+const EXHAUSTIVE_SHARE = 0.6;
+
 export function generateCandidates(req: CandidateRequest): { points: Point[]; haltonUsed: number } {
   const { codec, rng, exclude, budget } = req;
   const space = codec.space;
@@ -90,7 +94,16 @@ export function generateCandidates(req: CandidateRequest): { points: Point[]; ha
   const nHalton = Math.floor((budget - nLocal) / 2);
   let h = 0;
   for (; h < nHalton; h++) add(codec.fromUnitCube(req.halton.point(req.haltonStart + h)));
-  for (let k = 0; k < nLocal; k++) {
+  // Exhaustive coordinate neighbourhoods: every 1–2-coordinate change of the incumbent, every
+  // single change of the other anchors (bounded by a share of the local budget).
+  const exhaustiveCap = Math.floor(nLocal * EXHAUSTIVE_SHARE);
+  const before = points.length;
+  req.anchors.forEach((anchor, a) => {
+    const room = exhaustiveCap - (points.length - before);
+    if (room > 0) for (const q of coordinateNeighbourhood(codec, anchor, a === 0 ? 2 : 1, room)) add(q);
+  });
+  const exhaustive = points.length - before;
+  for (let k = 0; k < nLocal - exhaustive; k++) {
     const anchor = req.anchors[k % req.anchors.length];
     const move = LOCAL_MOVES[Math.floor(k / req.anchors.length) % LOCAL_MOVES.length];
     add('changes' in move ? codec.neighbour(anchor, move.changes, rng) : codec.perturb(anchor, move.radius, rng));

@@ -39,7 +39,8 @@ export function fitFeasibility(
   const xs = idx.map((i) => x[i]);
   const ys = labels.map((l) => l - m0);
   const fitIdx = selectObservations(xs.length, limits.fitCap, idx.map((i) => flag[i]));
-  const hyper = fitHyper(
+  // Zero warm iterations: keep the previous hyperparameters (no refit this ask).
+  const hyper = warm && limits.warmIterations === 0 ? warm.slice() : fitHyper(
     fitIdx.map((i) => xs[i]),
     fitIdx.map((i) => ys[i]),
     featureDim,

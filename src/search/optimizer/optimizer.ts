@@ -66,6 +66,11 @@ export interface OptimizerState {
   /** Last fitted GP hyperparameters per objective (warm start), empty before the first fit. */
   hyper: GpHyper[];
   feasibilityHyper: GpHyper | null;
+  /**
+   * Distinct evaluations the objective hyperparameters were last fitted on (refits happen as the data
+   * grows, see BAYESIAN_DEFAULTS.refitGrowth). Absent in states written before it existed: refit.
+   */
+  fittedOn?: number;
 }
 
 export interface Optimizer {

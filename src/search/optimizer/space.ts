@@ -214,6 +214,17 @@ export class SpaceCodec {
     return q;
   }
 
+  /** Unit-space coordinate of value `v` of numeric dimension `i` (log where `log_scale`). */
+  unitOf(i: number, v: number): number {
+    return toUnit(this.space[i], v, this.ranges[i]);
+  }
+
+  /** Value of numeric dimension `i` at unit coordinate `t`: continuous exactly, discrete snapped. */
+  valueAt(i: number, t: number): number {
+    const d = this.space[i];
+    return d.kind === 'continuous' ? fromUnit(d, t, this.ranges[i]) : (this.snap(i, t) as number);
+  }
+
   /** Nearest member (in unit space) of discrete dimension `i`; ties go to the earlier member. */
   private snap(i: number, t: number): DimensionValue {
     const members = this.unitMembers[i]!;
