@@ -4,9 +4,20 @@
 // vLLM (V1): running requests first, in order, each taking min(remaining known tokens, budget); on a
 //   failed allocation the last running request is preempted (LIFO) and the allocation retried; then
 //   waiting requests are admitted FCFS while running < max_num_seqs and nothing was preempted this pass.
-// SGLang: the same pool but prefill and decode never share a pass — a pass that can prefill (continue a
-//   chunk or admit) does only that; otherwise it decodes every running request. Reuse is block-granular
-//   like vLLM's here, and no 0.88 memory fraction is applied (the capacity given is used as is).
+//   Progress: the oldest running request is scheduled first and only later ones are preempted for it.
+// SGLang: the same pool but prefill and decode never share a pass (mixed chunk is off by default) — a
+//   pass that can prefill (continue a chunk or admit) does only that; otherwise it decodes every running
+//   request. Admission is conservative (PrefillAdder): a request is admitted only if the pool (free +
+//   evictable) minus the running requests' expected remaining outputs — min(osl − emitted, 4096) ×
+//   new_token_ratio — still holds its uncached prompt plus its whole min(osl − emitted, 4096) outputs;
+//   its whole prompt is allocated at admission, so later chunks never fail. A decode pass whose next
+//   tokens do not fit retracts the requests with the fewest outputs (most work left; ties: the longest
+//   prompt) until the rest can decode RETRACT_DECODE_STEPS more tokens, and raises new_token_ratio to
+//   (Σ emitted + 20 × running) / Σ osl of the rest, so the retracted are not re-admitted at once; without
+//   retraction the ratio decays linearly from 0.7 to 0.098 over 600 decode passes and resets when idle.
+//   (Without this, an over-committed rank livelocked: a preempted request's recompute needed two chunks,
+//   the second never fitted, and the rank re-prefilled the first forever.) Reuse is block-granular like
+//   vLLM's here, and no 0.88 memory fraction is applied (the capacity given is used as is).
 // TRT-LLM: vLLM's loop with GUARANTEED_NO_EVICT admission — a request is admitted only if blocks for its
 //   whole prompt + output fit now; they are reserved up front, so running requests are never preempted.
 import type { PassWork } from '../../hardware/pass.js';
@@ -20,6 +31,18 @@ import type { TokenSink } from './token-sink.js';
 
 /** `scheduled` marker of a request that leaves the rank at the end of this pass. */
 const LEFT = -1;
+
+// SGLang scheduler constants (schedule_conservativeness 1.0, the default).
+/** Initial and reset new_token_ratio (SGLANG_INIT_NEW_TOKEN_RATIO 0.7 × conservativeness). */
+export const SGLANG_INIT_NEW_TOKEN_RATIO = 0.7;
+/** Floor of new_token_ratio (init × SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR 0.14). */
+export const SGLANG_MIN_NEW_TOKEN_RATIO = 0.7 * 0.14;
+/** Decode passes over which the ratio decays from init to its floor (SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS). */
+const SGLANG_DECAY_STEPS = 600;
+/** Output tokens a request's reservation is clipped to (CLIP_MAX_NEW_TOKENS). */
+const SGLANG_CLIP_MAX_NEW_TOKENS = 4096;
+/** Decode steps the requests kept after a retraction must be able to run (retract_decode_steps). */
+const SGLANG_RETRACT_DECODE_STEPS = 20;
 
 export interface RankListener extends KvCacheListener {
   onHostChange(hash: number, present: boolean): void;
@@ -50,6 +73,8 @@ export class RankScheduler {
   hitTokens = 0;
   hostHitTokens = 0;
   preemptions = 0;
+  /** SGLang: the running requests' expected share of their remaining outputs (see module comment). */
+  newTokenRatio = SGLANG_INIT_NEW_TOKEN_RATIO;
 
   private readonly leaving: SimRequest[] = [];
   private readonly bs: number;
@@ -108,9 +133,10 @@ export class RankScheduler {
     while (this.arriving.size > 0 && this.arriving.peek()!.readyAtMs <= nowMs) this.waiting.push(this.arriving.shift()!);
     const budget0 = this.cfg.maxNumBatchedTokens;
     if (this.cfg.backend === 'sglang') {
+      // Chunks of running prompts hold their blocks already (allocated whole at admission): no preemption.
       const left = this.scheduleRunning(budget0, true, false);
-      if (left >= 0 || this.schedN === 0) this.admit(nowMs, left >= 0 ? left : budget0);
-      if (this.schedN === 0) this.scheduleRunning(budget0, false, true);
+      this.admit(nowMs, left >= 0 ? left : budget0);
+      if (this.schedN === 0) this.decodeSglang();
     } else {
       const left = this.scheduleRunning(budget0, true, true);
       // No admissions in a pass that preempted — unless the pass would otherwise be empty (vLLM's next
@@ -154,6 +180,63 @@ export class RankScheduler {
     return preempted ? -1 : budget;
   }
 
+  /**
+   * SGLang decode pass: every running request decodes one step. If their next tokens do not fit, retract
+   * (module comment) first; the ratio decays by one step otherwise. Prefill-first means no running
+   * request is mid-prompt here.
+   */
+  private decodeSglang(): void {
+    const running = this.running;
+    if (running.length === 0) return;
+    if (this.decodeNeed(1) > this.cache.available()) {
+      // Most remaining work first: fewest outputs, then longest prompt, then the latest issued.
+      const order = [...running].sort((a, b) => a.emitted - b.emitted || b.isl - a.isl || b.id - a.id);
+      const out = new Set<SimRequest>();
+      for (const victim of order) {
+        if (running.length - out.size <= 1 || this.decodeNeed(SGLANG_RETRACT_DECODE_STEPS, out) <= this.cache.available()) break;
+        out.add(victim);
+        this.freeForRecompute(victim);
+      }
+      if (out.size > 0) {
+        this.running = running.filter((r) => !out.has(r));
+        // Back to the queue head, oldest first, ahead of fresh arrivals.
+        const back = [...out].sort((a, b) => b.id - a.id);
+        for (const r of back) this.waiting.pushFront(r);
+        let emitted = 0;
+        let osl = 0;
+        for (const r of this.running) {
+          emitted += r.emitted;
+          osl += r.osl;
+        }
+        this.newTokenRatio = Math.min(1, (emitted + SGLANG_RETRACT_DECODE_STEPS * this.running.length) / Math.max(1, osl));
+      }
+    } else {
+      this.newTokenRatio = Math.max(SGLANG_MIN_NEW_TOKEN_RATIO, this.newTokenRatio - (SGLANG_INIT_NEW_TOKEN_RATIO - SGLANG_MIN_NEW_TOKEN_RATIO) / SGLANG_DECAY_STEPS);
+    }
+    // The survivors fit (or a lone request that outgrew the rank is preempted, then rejected on re-admission).
+    this.scheduleRunning(this.cfg.maxNumBatchedTokens, false, true);
+  }
+
+  /**
+   * SGLang's per-request output reservation: remaining outputs, clipped (CLIP_MAX_NEW_TOKENS); a prefill
+   * worker only ever emits the first token before the hand-off, so it reserves that one.
+   */
+  private sglangMaxNew(r: SimRequest): number {
+    const left = this.cfg.role === 'prefill' ? Math.min(1, r.osl - r.emitted) : r.osl - r.emitted;
+    return left < SGLANG_CLIP_MAX_NEW_TOKENS ? left : SGLANG_CLIP_MAX_NEW_TOKENS;
+  }
+
+  /** Blocks the running requests (minus `skip`) need to decode `steps` more tokens each. */
+  private decodeNeed(steps: number, skip: ReadonlySet<SimRequest> | null = null): number {
+    let need = 0;
+    for (const r of this.running) {
+      if (skip?.has(r)) continue;
+      const n = Math.ceil((r.computed + steps + this.lookahead) / this.bs) - r.blocksHeld();
+      if (n > 0) need += n;
+    }
+    return need;
+  }
+
   private take(req: SimRequest, t: number, inPrefill: boolean): void {
     const w = this.work;
     req.scheduled = t;
@@ -172,6 +255,10 @@ export class RankScheduler {
     const bs = this.bs;
     const cache = this.cache;
     const trt = this.cfg.backend === 'trtllm';
+    const sg = this.cfg.backend === 'sglang';
+    // SGLang: tokens promised to running requests' future outputs (and to those admitted in this pass).
+    let reserved = 0;
+    if (sg) for (const r of this.running) reserved += this.sglangMaxNew(r) * this.newTokenRatio;
     while (budget > 0 && this.running.length < this.cfg.maxNumSeqs && this.waiting.size > 0) {
       const req = this.waiting.peek()!;
       // Its tokens so far plus the next one can never fit this rank: reject instead of thrashing.
@@ -199,6 +286,12 @@ export class RankScheduler {
       }
       const inPrefill = req.computed < req.prefillTarget;
       let t = req.known - req.computed;
+      // SGLang: uncached prompt + whole clipped output must fit beside the running requests' reservation
+      // (an empty rank always admits, so a lone request makes progress; retraction handles the rest).
+      if (sg && this.running.length > 0 && t + this.sglangMaxNew(req) > cache.available() * bs - reserved) {
+        this.undoAdmission(req, acquired, fresh);
+        break;
+      }
       if (t > budget) {
         if (!this.cfg.chunkedPrefill) {
           this.undoAdmission(req, acquired, fresh);
@@ -206,7 +299,7 @@ export class RankScheduler {
         }
         t = budget;
       }
-      const total = trt ? req.isl + req.osl + this.lookahead : req.computed + t + (inPrefill ? 0 : this.lookahead);
+      const total = trt ? req.isl + req.osl + this.lookahead : sg ? req.known : req.computed + t + (inPrefill ? 0 : this.lookahead);
       const need = Math.ceil(total / bs) - req.blocksHeld();
       if (!cache.allocate(need)) {
         this.undoAdmission(req, acquired, fresh);
@@ -219,6 +312,7 @@ export class RankScheduler {
         break;
       }
       if (need > 0) req.privateBlocks += need;
+      if (sg) reserved += this.sglangMaxNew(req);
       this.waiting.shift();
       if (fresh) {
         this.queryTokens += req.known;
@@ -276,6 +370,12 @@ export class RankScheduler {
   }
 
   private preempt(victim: SimRequest): void {
+    this.freeForRecompute(victim);
+    this.waiting.pushFront(victim);
+  }
+
+  /** Drops a running request's KV: it must recompute its prompt and outputs (vLLM preemption, SGLang retraction). */
+  private freeForRecompute(victim: SimRequest): void {
     const before = Math.max(0, victim.prefillTarget - victim.computed);
     this.cache.free(victim.refs, victim.privateBlocks);
     victim.refs = [];
@@ -287,7 +387,6 @@ export class RankScheduler {
     victim.preemptions++;
     this.preemptions++;
     this.pendingPrefillTokens += victim.known - before;
-    this.waiting.pushFront(victim);
   }
 
   private reject(req: SimRequest, nowMs: number): void {
@@ -364,6 +463,7 @@ export class RankScheduler {
       else this.sink.prefillDone(req, nowMs);
     }
     while (leaving.length > 0) leaving.pop();
+    if (running.length === 0 && this.waiting.size === 0) this.newTokenRatio = SGLANG_INIT_NEW_TOKEN_RATIO;
   }
 
   /** Frees a request's blocks and marks it gone from this rank. */
