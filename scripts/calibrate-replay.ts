@@ -7,13 +7,18 @@
 // Run after `npm run calibrate` (which rewrites the files without this block).
 // Admission delays (--admission all|disagg|none, default all): disagg delays per backend (SKUs pooled);
 // agg delays per (sku, backend) only for backends whose agg rows the harness desynchronises with a
-// length spread (rowSpec.ts). In a phase-locked fixed-length loop the first-order model
+// length spread (rowSpec.ts; since 2026-11-30 all three — SGLang rows of the lock-step gap-sweep harness
+// keep exact lengths but share their (sku, backend) delay). In a phase-locked fixed-length loop the first-order model
 // TTFT ≈ s·TTFT₀ + d does not hold — the delay re-synchronises requests into prefill waves (one c=4
 // row: +232 ms TTFT for d = 72 ms; verified agg TTFT 57.5 % vs 35.0 % without) — while in the
 // desynchronised loop it verifies close to first order (--verify prints both).
 // Options: --out DIR  --max-work N (default 5e5: ~600 rows, about a minute on a shared machine)
 //          --admission all|disagg|none (default all)  --dry-run
 //          --verify (replay again with the fitted corrections: in-sample and 2-fold held out)
+//          --refine N (default 1): fixed-point rounds — replay with the current fit and refit on those
+//            replays (TTFT₀ := (TTFT − d)/s, TPOT₀ := TPOT/s), so the fit absorbs how the corrections change
+//            the closed loop (a delay lowers the load and with it TPOT; first order misses that). Each fold
+//            is refined on its own rows only, so the held-out figures stay held out.
 //          --length-spread S (experiments only: the harness's per-request length spread, rowSpec.ts)
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Backend } from '../src/model/arch.js';
@@ -26,14 +31,15 @@ import { AGG_LENGTH_SPREAD, requestCount } from '../src/replay/accuracy/rowSpec.
 import { loadE2eRows } from '../src/replay/accuracy/rows.js';
 import { foldOf } from '../src/replay/accuracy/subset.js';
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, 'max-work': { type: 'string' }, admission: { type: 'string' }, 'dry-run': { type: 'boolean' }, verify: { type: 'boolean' }, 'length-spread': { type: 'string' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, 'max-work': { type: 'string' }, admission: { type: 'string' }, 'dry-run': { type: 'boolean' }, verify: { type: 'boolean' }, 'length-spread': { type: 'string' }, refine: { type: 'string' } } });
+const refineRounds = Number(values.refine ?? 1);
 const lengthSpread = values['length-spread'] === undefined ? undefined : Number(values['length-spread']);
 const admission = (values.admission ?? 'all') as AdmissionFit;
 if (!['all', 'disagg', 'none'].includes(admission)) {
   console.error(`calibrate-replay: --admission must be all, disagg or none (got '${admission}')`);
   process.exit(2);
 }
-const out = values.out ?? defaultCoefficientsDir();
+const outDir = values.out ?? defaultCoefficientsDir();
 const maxWork = Number(values['max-work'] ?? 5e5);
 const dir = perfdbDir();
 const t0 = Date.now();
@@ -45,7 +51,7 @@ const raw: RawReplay[] = [];
 let failed = 0;
 for (const r of usable) {
   try {
-    const x = replayRow(r, { coefficientsDir: out, lengthSpread, replayOverhead: null });
+    const x = replayRow(r, { coefficientsDir: outDir, lengthSpread, replayOverhead: null });
     raw.push({ id: r.id, sku: r.sku, backend: r.backend, mode: r.mode, ttft0: x.ttftMs, tpot0: x.tpotMs, ttftMs: r.ttftMs, tpotMs: r.tpotMs });
   } catch (err) {
     failed++;
@@ -65,10 +71,37 @@ console.log(`\nwithout replay corrections:\n${formatAccuracyReport(summariseResu
 // An agg admission delay only where the harness desynchronises the loop (rowSpec.ts): in a phase-locked
 // fixed-length loop the delay re-synchronises requests into prefill waves instead of adding to TTFT.
 const aggAdmissionFor = (b: string): boolean => (lengthSpread ?? AGG_LENGTH_SPREAD[b as Backend]) > 0;
-const fit = fitReplayOverheads(raw, 12, admission, aggAdmissionFor);
+let fit = fitReplayOverheads(raw, 12, admission, aggAdmissionFor);
+let folds = [0, 1].map((k) => fitReplayOverheads(raw.filter((r) => foldOf(r.id) === k), 12, admission, aggAdmissionFor));
+// Fixed-point refinement (see --refine): replays under a fit, mapped back to "raw" terms of that fit.
+const refined = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => ReplayFit | undefined): RawReplay[] => {
+  const out: RawReplay[] = [];
+  for (const x of rs) {
+    const f = fitOf(x);
+    if (!f) continue;
+    try {
+      const y = replayRow(byId.get(x.id)!, { coefficientsDir: outDir, lengthSpread, replayOverhead: toReplayOverhead(f, 'refine') });
+      const d = x.mode === 'disagg' ? f.disaggAdmissionMs : f.admissionMs;
+      out.push({ ...x, ttft0: Math.max(1e-6, (y.ttftMs - d) / f.passScale), tpot0: y.tpotMs / f.passScale });
+    } catch {
+      out.push(x);
+    }
+  }
+  return out;
+};
+for (let round = 1; round <= refineRounds; round++) {
+  const t1 = Date.now();
+  const mainFit = fit;
+  const foldFits = folds;
+  fit = fitReplayOverheads(refined(raw, (r) => mainFit.get(key(r))), 12, admission, aggAdmissionFor);
+  folds = [0, 1].map((k) => {
+    const mine = raw.filter((r) => foldOf(r.id) === k);
+    return fitReplayOverheads(refined(mine, (r) => foldFits[k].get(key(r))), 12, admission, aggAdmissionFor);
+  });
+  console.log(`refine round ${round}: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+}
 const inSample = summariseResults(asResults(raw, (r) => fit.get(key(r)) ?? null));
-console.log(`\nin-sample (fitted on all rows, first-order):\n${formatAccuracyReport(inSample)}`);
-const folds = [0, 1].map((k) => fitReplayOverheads(raw.filter((r) => foldOf(r.id) === k), 12, admission, aggAdmissionFor));
+console.log(`\nin-sample (fitted on all rows, first-order on the unrefined replays):\n${formatAccuracyReport(inSample)}`);
 const heldOut = summariseResults(asResults(raw, (r) => folds[1 - foldOf(r.id)].get(key(r)) ?? null));
 console.log(`\nheld out (2-fold by id hash: each row predicted by the fit on the other fold):\n${formatAccuracyReport(heldOut)}`);
 
@@ -81,7 +114,7 @@ if (values.verify) {
     for (const x of raw) {
       const f = fitOf(x);
       try {
-        done.push(replayRow(byId.get(x.id)!, { coefficientsDir: out, lengthSpread, replayOverhead: f ? toReplayOverhead(f, 'verify') : null }));
+        done.push(replayRow(byId.get(x.id)!, { coefficientsDir: outDir, lengthSpread, replayOverhead: f ? toReplayOverhead(f, 'verify') : null }));
       } catch {
         // A row that replays raw but not corrected is reported by the bench; skip it here.
       }
@@ -96,7 +129,7 @@ if (values.verify) {
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
   const [sku, backend] = k.split('/');
-  const path = coefficientsPath(out, sku, backend);
+  const path = coefficientsPath(outDir, sku, backend);
   // Edit the JSON as read (validated first) so fields this script does not know survive.
   const file = JSON.parse(readFileSync(path, 'utf8')) as { overhead: { replay?: unknown } };
   coefficientsSchema.parse(file);
@@ -111,4 +144,4 @@ for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
   if (!values['dry-run']) writeFileSync(path, `${JSON.stringify(file)}\n`);
 }
 clearCoefficientsCache();
-console.log(`calibrate-replay: ${values['dry-run'] ? 'dry run, nothing written' : `wrote ${fit.size} files under ${out}`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`calibrate-replay: ${values['dry-run'] ? 'dry run, nothing written' : `wrote ${fit.size} files under ${outDir}`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

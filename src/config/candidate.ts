@@ -7,7 +7,7 @@ import { ParallelConfigEntrySchema } from './schema.js';
 
 export const FlatCandidateSchema = z.strictObject({
   deployment_mode: z.enum(['agg', 'disagg']),
-  backend: z.enum(BACKENDS as readonly ['vllm', 'sglang', 'trtllm']),
+  backend: z.enum(BACKENDS),
   /** `<role>_<knob>` engine values, e.g. `agg_max_num_seqs`. */
   engine: z.record(z.string(), z.union([z.number(), z.boolean(), z.null()])).default(() => ({})),
   parallel_config: ParallelConfigEntrySchema,

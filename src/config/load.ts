@@ -69,7 +69,11 @@ function fileIssues(raw: unknown, opts: ConfigLoadOptions, locate: Locator | und
   if (typeof model === 'string' && model.trim().length > 0) {
     // A catalog id or alias, or a Hugging Face config.json (file or directory) relative to the config file.
     try {
-      resolveModel(model, { baseDir: opts.baseDir });
+      const arch = resolveModel(model, { baseDir: opts.baseDir });
+      const quant = valueAt(raw, ['search_space', 'quantization']);
+      // An expert-only format on a dense model would only fail at enumeration; say it here, with the line.
+      if (quant === 'mxfp4' && arch.numExperts === 0)
+        out.push(issueAt(['search_space', 'quantization'], raw, locate, `quantization mxfp4 is an MoE expert format (gpt-oss checkpoints); ${arch.id} has no experts`, 'bf16, fp8, fp8_block, nvfp4'));
     } catch (e) {
       out.push(
         issueAt(

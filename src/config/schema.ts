@@ -122,8 +122,8 @@ export const SearchSpaceSchema = z
     // MTP depth; the seed's 1..5 is a hint, deliberately not range-validated.
     aic_nextn: z.number().int().nullable().default(null),
     // Beyond the seed (CLARIFICATIONS §B): absent ⇒ the model's own checkpoint dtype.
-    quantization: z.enum(WEIGHT_QUANTS as readonly ['bf16', 'fp8', 'fp8_block', 'nvfp4']).optional(),
-    kv_cache_dtype: z.enum(KV_CACHE_DTYPES as readonly ['bf16', 'fp8']).optional(),
+    quantization: z.enum(WEIGHT_QUANTS).optional(),
+    kv_cache_dtype: z.enum(KV_CACHE_DTYPES).optional(),
     parallel_configs: z.array(ParallelConfigEntrySchema).default(() => []),
     // Prefill engine
     prefill_max_num_batched_tokens: numberList(C.prefill_max_num_batched_tokens, D.prefill_max_num_batched_tokens),

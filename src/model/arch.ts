@@ -1,13 +1,20 @@
 // Architecture facts of one model: everything the memory estimator and the perf model need.
 // Catalog entries (src/model/catalog.ts) and Hugging Face config.json files both produce this.
 
-export type WeightQuant = 'bf16' | 'fp8' | 'fp8_block' | 'nvfp4';
-export type KvCacheDtype = 'bf16' | 'fp8';
-export type Backend = 'vllm' | 'sglang' | 'trtllm';
+/**
+ * Weight quantization of a checkpoint / deployment. 'mxfp4' is the gpt-oss checkpoint format: routed
+ * experts in MXFP4 (e2m1 + one e8m0 scale per 32 = 4.25 bits), attention and dense weights bf16
+ * (src/model/weights.ts `weightLayout`); it needs no FP4 tensor cores (Hopper runs w4a16 kernels).
+ */
+export const WEIGHT_QUANTS = ['bf16', 'fp8', 'fp8_block', 'nvfp4', 'mxfp4'] as const;
+export const KV_CACHE_DTYPES = ['bf16', 'fp8'] as const;
+export const BACKENDS = ['vllm', 'sglang', 'trtllm'] as const;
+export type WeightQuant = (typeof WEIGHT_QUANTS)[number];
+export type KvCacheDtype = (typeof KV_CACHE_DTYPES)[number];
+export type Backend = (typeof BACKENDS)[number];
 
-export const WEIGHT_QUANTS: readonly WeightQuant[] = ['bf16', 'fp8', 'fp8_block', 'nvfp4'];
-export const KV_CACHE_DTYPES: readonly KvCacheDtype[] = ['bf16', 'fp8'];
-export const BACKENDS: readonly Backend[] = ['vllm', 'sglang', 'trtllm'];
+/** Token-to-expert skew of an MoE's routing, as the perf DB names its measured distributions. */
+export type MoeRoutingSkew = 'balanced' | 'power_law_1.01' | 'power_law_1.2';
 
 /** Attention flavour: plain multi-head / grouped-query, or DeepSeek-style multi-head latent attention. */
 export type AttentionKind = 'gqa' | 'mla';
@@ -48,6 +55,11 @@ export interface ModelArch {
   kvCacheDtype: KvCacheDtype;
   /** Multi-token-prediction layers shipped with the checkpoint (DeepSeek: 1). */
   mtpLayers: number;
+  /**
+   * Routing skew the perf model assumes for the routed experts. Absent: by family, after AIC
+   * (MLA families power_law_1.01, others power_law_1.2).
+   */
+  moeRoutingSkew?: MoeRoutingSkew;
   /** Whether the expert FFN is gated (SwiGLU: 3 GEMMs) — true for every supported family. */
   gatedFfn: boolean;
   /**

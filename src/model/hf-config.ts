@@ -105,8 +105,9 @@ function fromQuantAlgo(algo: string, source: string): WeightQuant {
 }
 
 /**
- * Checkpoint weight quant. Four-bit integer / MXFP4 formats map to 'nvfp4', the closest supported
- * footprint (int4 with group-32 bf16 scales is exactly 9/16 B; MXFP4 is 17/32 B, ~6 % less).
+ * Checkpoint weight quant. MXFP4 (gpt-oss: experts only, 17/32 B per weight) is its own format;
+ * four-bit integer formats map to 'nvfp4', the same footprint (int4 with group-32 bf16 scales is
+ * exactly 9/16 B).
  */
 export function weightQuantFromConfig(qc: QuantizationConfig | undefined, hfQuant: HfQuantConfig | undefined, source: string): WeightQuant {
   const algo = hfQuant?.quantization?.quant_algo ?? qc?.quant_algo;
@@ -117,6 +118,7 @@ export function weightQuantFromConfig(qc: QuantizationConfig | undefined, hfQuan
     case 'fp8':
       return qc.weight_block_size && qc.weight_block_size.length > 0 ? 'fp8_block' : 'fp8';
     case 'mxfp4':
+      return 'mxfp4';
     case 'awq':
     case 'gptq':
       return 'nvfp4';
@@ -261,7 +263,14 @@ export function parseHfConfig(raw: unknown, source: string, hfQuantRaw?: unknown
     // Every family Spica models uses a gated (SwiGLU-style) FFN.
     gatedFfn: true,
     ...(linearAttention ? { linearAttention } : {}),
+    // gpt-oss routing skew: the catalog's measured choice (src/model/known-models.ts).
+    ...(isGptOss(raw) && numExperts > 0 ? { moeRoutingSkew: 'power_law_1.01' as const } : {}),
   };
+}
+
+function isGptOss(raw: unknown): boolean {
+  const c = raw as { architectures?: unknown; model_type?: unknown };
+  return c.model_type === 'gpt_oss' || (Array.isArray(c.architectures) && c.architectures.includes('GptOssForCausalLM'));
 }
 
 function readJson(path: string): unknown {

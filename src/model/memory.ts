@@ -6,7 +6,7 @@ import type { SystemSpec } from '../hardware/system.js';
 import type { ParallelShape } from '../parallel/shape.js';
 import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from './arch.js';
 import { kvBytesPerSequencePerGpu, kvBytesPerToken, kvBytesPerTokenPerGpu } from './kv-cache.js';
-import { totalWeightBytes, weightBytesPerGpu } from './weights.js';
+import { totalWeightBytes, weightBytesPerGpu, weightLayout } from './weights.js';
 
 export { kvBytesPerToken, totalWeightBytes };
 
@@ -15,7 +15,7 @@ export interface MemoryInput {
   system: SystemSpec;
   shape: ParallelShape;
   backend: Backend;
-  /** Quant of attention / dense FFN GEMMs. */
+  /** Serving quantization (attention / dense FFN GEMMs; 'mxfp4' = MXFP4 experts, bf16 rest — `weightLayout`). */
   weightQuant: WeightQuant;
   /** Quant of the routed experts; defaults to `weightQuant`. */
   moeQuant?: WeightQuant;
@@ -133,7 +133,7 @@ export function estimateMemory(input: MemoryInput): MemoryEstimate {
   const tokens = input.maxNumBatchedTokens ?? DEFAULT_MAX_NUM_BATCHED_TOKENS;
   const seqs = input.maxNumSeqs ?? DEFAULT_MAX_NUM_SEQS;
 
-  const weightsBytesPerGpu = weightBytesPerGpu(model, shape, { linear: input.weightQuant, moe: input.moeQuant ?? input.weightQuant });
+  const weightsBytesPerGpu = weightBytesPerGpu(model, shape, weightLayout(model, input.weightQuant, input.moeQuant));
   const activation = activationBytesPerGpu(model, shape, backend, tokens);
   const reserved = reservedBytesPerGpu(system, shape, backend);
   const nonKv = weightsBytesPerGpu + activation + reserved;

@@ -4,11 +4,16 @@
 // split by tp, routed experts split by moe_tp × moe_ep, embedding + LM head vocab-parallel over tp
 // and kept in bf16. Norms, biases and the router are < 0.1 % and ignored.
 
+import { InputError } from '../errors.js';
 import type { ModelArch, WeightQuant } from './arch.js';
+import { checkpointScaling } from './checkpoint-scaling.js';
 import type { ParallelShape } from '../parallel/shape.js';
 
-/** Bytes per weight element, scales included (nvfp4: 4 bits + one fp8 scale per 16 = 9/16 B). */
-export const WEIGHT_BYTES: Readonly<Record<WeightQuant, number>> = { bf16: 2, fp8: 1, fp8_block: 1, nvfp4: 9 / 16 };
+/**
+ * Bytes per weight element, scales included (nvfp4: 4 bits + one fp8 scale per 16 = 9/16 B;
+ * mxfp4: 4 bits + one e8m0 scale per 32 = 17/32 B).
+ */
+export const WEIGHT_BYTES: Readonly<Record<WeightQuant, number>> = { bf16: 2, fp8: 1, fp8_block: 1, nvfp4: 9 / 16, mxfp4: 17 / 32 };
 
 const EMBEDDING_BYTES = 2;
 
@@ -16,6 +21,20 @@ const EMBEDDING_BYTES = 2;
 export interface WeightQuants {
   linear: WeightQuant;
   moe: WeightQuant;
+}
+
+/**
+ * Storage of each weight class when serving `model` at `quant` (routed experts at `moeQuant`,
+ * default `quant`), after the checkpoint rule (`checkpointScaling`). 'mxfp4' is an expert-only
+ * format: attention, dense FFN and shared experts stay bf16, as in the gpt-oss checkpoints.
+ */
+export function weightLayout(model: ModelArch, quant: WeightQuant, moeQuant: WeightQuant = quant): WeightQuants {
+  const q = checkpointScaling(quant, model.weightQuant);
+  const moe = checkpointScaling(moeQuant, model.weightQuant);
+  if (model.numExperts === 0 && q === 'mxfp4') {
+    throw new InputError(`quantization mxfp4 is an MoE expert format (gpt-oss checkpoints); ${model.id} has no experts — use bf16, fp8, fp8_block or nvfp4`);
+  }
+  return { linear: q === 'mxfp4' ? 'bf16' : q, moe };
 }
 
 type WeightShape = Pick<ParallelShape, 'tp' | 'pp' | 'moe_tp' | 'moe_ep'>;
@@ -78,7 +97,8 @@ function layerBytes(m: ModelArch, s: WeightShape, q: WeightQuants): number {
  * or LM head (both when pp = 1), vocab-parallel over tp. Attention-DP ranks each hold a copy.
  */
 export function weightBytesPerGpu(m: ModelArch, s: WeightShape, q: WeightQuants): number {
-  const layers = layerBytes(m, s, q);
+  // MXFP4 only ever stores experts; linear layers beside MXFP4 experts are bf16.
+  const layers = layerBytes(m, s, q.linear === 'mxfp4' ? { linear: 'bf16', moe: q.moe } : q);
   const stageShare = s.pp > 1 ? Math.ceil(m.numLayers / s.pp) / m.numLayers : 1;
   const vocabMatrices = s.pp > 1 ? 1 : 2;
   const embedding = (vocabMatrices * m.vocabSize * m.hiddenSize * EMBEDDING_BYTES) / s.tp;
@@ -87,6 +107,6 @@ export function weightBytesPerGpu(m: ModelArch, s: WeightShape, q: WeightQuants)
 
 /** Bytes of one full copy of the model's weights at `quant` (MTP layers excluded). */
 export function totalWeightBytes(m: ModelArch, quant: WeightQuant | WeightQuants = m.weightQuant): number {
-  const q = typeof quant === 'string' ? { linear: quant, moe: quant } : quant;
+  const q = typeof quant === 'string' ? weightLayout(m, quant) : quant;
   return weightBytesPerGpu(m, ONE_GPU, q);
 }

@@ -33,13 +33,13 @@ export type KvOffload = z.infer<typeof KvOffloadSchema>;
 export const BackendDeploymentSchema = z
   .strictObject({
     deployment_mode: z.enum(['agg', 'disagg']),
-    backend: z.enum(BACKENDS as readonly ['vllm', 'sglang', 'trtllm']),
+    backend: z.enum(BACKENDS),
     backend_version: z.string().nullable().default(null),
     model_name: z.string().min(1),
     hardware_sku: z.string().min(1),
     /** null ⇒ the checkpoint's own weight quantization / KV dtype. */
-    quantization: z.enum(WEIGHT_QUANTS as readonly ['bf16', 'fp8', 'fp8_block', 'nvfp4']).nullable().default(null),
-    kv_cache_dtype: z.enum(KV_CACHE_DTYPES as readonly ['bf16', 'fp8']).nullable().default(null),
+    quantization: z.enum(WEIGHT_QUANTS).nullable().default(null),
+    kv_cache_dtype: z.enum(KV_CACHE_DTYPES).nullable().default(null),
     context_length: z.number().int().positive().nullable().default(null),
     parallel_config: ParallelConfigEntrySchema,
     agg_engine_args: EngineArgsSchema.optional(),

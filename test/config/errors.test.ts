@@ -132,6 +132,16 @@ describe('error reporting', () => {
   });
 });
 
+describe('quantization against the model', () => {
+  it('rejects the expert-only mxfp4 on a dense model at its line, and accepts it for gpt-oss', () => {
+    const cfg = (model: string): string => `search_space:\n  model_name: ${model}\n  hardware_sku: h100_sxm\n  quantization: mxfp4\nworkload: {isl: 8, osl: 8, concurrency: 1, num_request_ratio: 1}\n`;
+    const [issue] = issuesOf(() => loadText(cfg('meta-llama/Llama-3.1-8B-Instruct')));
+    expect(issue).toMatchObject({ path: 'search_space.quantization', line: 4, found: '"mxfp4"' });
+    expect(issue.message).toContain('has no experts');
+    expect(loadText(cfg('openai/gpt-oss-120b')).search_space.quantization).toBe('mxfp4');
+  });
+});
+
 describe('trace_path', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spica-trace-'));
   writeFileSync(join(dir, 'trace.jsonl'), '{"timestamp":0,"input_length":10,"output_length":5,"hash_ids":[1]}\n');

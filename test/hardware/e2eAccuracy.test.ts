@@ -9,9 +9,11 @@ import { perfdbDir, readRooflineRef } from '../../src/hardware/perf/perfdbTables
 
 const dir = perfdbDir();
 
-// Ratchets (Clarification C): just above what the committed coefficients reach on this subset.
+// Ratchets (Clarification C): just above what the committed coefficients reach on this subset
+// (20.5 % / 9.9 %). Since gpt-oss on Hopper (MXFP4 weight-only) is modelled, 66 more rows are usable
+// and every 5th row is another subset: the 184 rows of the earlier subset measure 16.7 % / 10.2 %.
 const MAX_TPOT_MEDIAN = 0.105;
-const MAX_TTFT_MEDIAN = 0.185;
+const MAX_TTFT_MEDIAN = 0.21;
 
 describe.skipIf(!existsSync(dir))('steady-state estimate vs e2e/silicon_dev.csv (agg rows)', () => {
   it('reports median |rel err| of TTFT and TPOT per SKU × backend and meets the ratchet floors', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError, NoPerfDatabase } from '../../src/errors.js';
 import type { ModelArch, WeightQuant } from '../../src/model/arch.js';
 import { resolveModel } from '../../src/model/catalog.js';
-import { WEIGHT_BYTES, weightBytesPerGpu } from '../../src/model/weights.js';
+import { WEIGHT_BYTES, weightBytesPerGpu, weightLayout } from '../../src/model/weights.js';
 import { loadSystem } from '../../src/hardware/systems.js';
 import type { PassWork } from '../../src/hardware/pass.js';
 import { hasPerfDatabase } from '../../src/hardware/perf/coefficients.js';
@@ -72,7 +72,11 @@ describe('physics', () => {
     { model: 'meta-llama/Llama-3.1-70B', sku: 'h200_sxm', tp: 4, quant: 'fp8' },
     { model: 'Qwen/Qwen3-32B', sku: 'b200_sxm', tp: 2, quant: 'nvfp4' },
     { model: 'deepseek-ai/DeepSeek-R1', sku: 'h200_sxm', tp: 8, quant: 'fp8_block' },
-    { model: 'openai/gpt-oss-120b', sku: 'b200_sxm', tp: 4, quant: 'nvfp4', ep: 4 },
+    { model: 'openai/gpt-oss-120b', sku: 'b200_sxm', tp: 4, quant: 'mxfp4', ep: 4 },
+    // MXFP4 experts on Hopper: weight-only w4a16 kernels, bf16 attention.
+    { model: 'openai/gpt-oss-120b', sku: 'h100_sxm', tp: 2, quant: 'mxfp4' },
+    { model: 'openai/gpt-oss-120b', sku: 'h200_sxm', tp: 1, quant: 'mxfp4' },
+    { model: 'openai/gpt-oss-20b', sku: 'h100_sxm', tp: 1, quant: 'mxfp4' },
   ];
   for (const c of cases) {
     for (const backend of ['vllm', 'sglang', 'trtllm'] as const) {
@@ -82,13 +86,17 @@ describe('physics', () => {
         const s = c.ep ? shape(c.tp, { moe_tp: c.tp / c.ep, moe_ep: c.ep }) : shape(c.tp);
         const perf = createEnginePerf({ model: m, system, backend, shape: s, quant: c.quant, kvDtype: 'bf16' });
         const vocab = (m.vocabSize * m.hiddenSize * 2) / c.tp;
-        const total = weightBytesPerGpu(m, s, { linear: c.quant, moe: c.quant });
-        // Batch-1 decode reads at least every non-expert weight except the input embedding table.
-        const streamed = total - vocab - routedBytes(m, s, c.quant);
+        const layout = weightLayout(m, c.quant);
+        const total = weightBytesPerGpu(m, s, layout);
+        // Batch-1 decode reads at least every non-expert weight except the input embedding table,
+        // plus top-k experts' worth of the routed weights (each token visits k experts per layer).
+        const routed = routedBytes(m, s, layout.moe);
+        const activeExperts = m.numExperts > 0 ? (routed * Math.min(m.topK, m.numExperts / s.moe_ep)) / (m.numExperts / s.moe_ep) : 0;
+        const streamed = total - vocab - routed + activeExperts;
         expect(perf.passMs(decode(1, 1))).toBeGreaterThanOrEqual((streamed / system.memBwBps) * 1e3);
         // Prefill of T tokens does at least 2·T FLOPs per non-expert, non-vocab parameter.
-        const params = (total - 2 * vocab - routedBytes(m, s, c.quant)) / WEIGHT_BYTES[c.quant];
-        const peak = c.quant === 'nvfp4' ? system.flops.fp4! : c.quant === 'bf16' ? system.flops.bf16 : system.flops.fp8!;
+        const params = (total - 2 * vocab - routed) / WEIGHT_BYTES[layout.linear];
+        const peak = layout.linear === 'nvfp4' ? system.flops.fp4! : layout.linear === 'bf16' ? system.flops.bf16 : system.flops.fp8!;
         const t = 8192;
         expect(perf.passMs(prefill(1, t))).toBeGreaterThanOrEqual(((2 * t * params) / peak) * 1e3);
       });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { CommandIo } from '../../src/cli/command.js';
+import { resolveModel } from '../../src/model/catalog.js';
+import { weightBytesPerGpu, weightLayout, WEIGHT_BYTES } from '../../src/model/weights.js';
+import { loadSystem } from '../../src/hardware/systems.js';
 
 function capture(): CommandIo & { out: string; err: string } {
   const io = { out: '', err: '', isTty: false, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) };
@@ -60,5 +63,50 @@ describe('spica estimate', () => {
     // A per-tensor checkpoint keeps per-tensor FP8: the rule only maps onto the checkpoint's own scaling.
     const llama = await run('meta-llama/Llama-3.1-70B', 'fp8');
     expect(llama.quant).toBe('fp8');
+  });
+
+  describe('gpt-oss (MXFP4 experts) on Hopper', () => {
+    const estimate = async (args: string[]): Promise<Record<string, number | string>> => {
+      const io = capture();
+      expect(await main(['estimate', '--model', 'openai/gpt-oss-120b', ...args, '--json'], io), io.err).toBe(0);
+      return JSON.parse(io.out) as Record<string, number | string>;
+    };
+
+    it('estimates on h100 at tp 2 for every backend, within physics', async () => {
+      const m = resolveModel('openai/gpt-oss-120b');
+      const h100 = loadSystem('h100_sxm');
+      const s = { tp: 2, pp: 1, attention_dp: 1, moe_tp: 2, moe_ep: 1 };
+      const total = weightBytesPerGpu(m, s, weightLayout(m, 'mxfp4'));
+      const expertsPerGpu = (36 * 128 * 3 * 2880 * 2880 * WEIGHT_BYTES.mxfp4) / 2;
+      const embedding = (201088 * 2880 * 2) / 2;
+      // A batch-1 decode step streams every non-expert weight but the embedding table, and 4 of 128 experts.
+      const floorMs = ((total - expertsPerGpu - embedding + (expertsPerGpu * 4) / 128) / h100.memBwBps) * 1e3;
+      for (const backend of ['vllm', 'sglang', 'trtllm']) {
+        const est = await estimate(['--sku', 'h100_sxm', '--backend', backend, '--tp', '2', '--batch', '1']);
+        expect(est.quant).toBe('mxfp4');
+        expect(est.weights_bytes_per_gpu).toBe(total);
+        expect(est.weights_bytes_per_gpu as number).toBeGreaterThan(30e9);
+        expect(est.weights_bytes_per_gpu as number).toBeLessThan(33e9);
+        expect(est.max_concurrency as number).toBeGreaterThan(100);
+        expect(est.decode_step_ms as number, backend).toBeGreaterThanOrEqual(floorMs);
+        // Plausible: a few ms per output token at batch 1 (measured 4–8 ms at low concurrency).
+        expect(est.tpot_ms as number, backend).toBeGreaterThan(1);
+        expect(est.tpot_ms as number, backend).toBeLessThan(20);
+        expect(est.ttft_ms as number).toBeGreaterThan(est.decode_step_ms as number);
+      }
+    });
+
+    it('--quant nvfp4 on the MXFP4 checkpoint is the checkpoint itself; a bf16 model keeps the FP4 error', async () => {
+      const coarse = await estimate(['--sku', 'h200_sxm', '--quant', 'nvfp4', '--tp', '4', '--batch', '8']);
+      const own = await estimate(['--sku', 'h200_sxm', '--tp', '4', '--batch', '8']);
+      expect(coarse.quant).toBe('mxfp4');
+      expect(coarse).toEqual(own);
+      const io = capture();
+      expect(await main(['estimate', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--sku', 'h100_sxm', '--quant', 'nvfp4', '--tp', '1'], io)).toBe(2);
+      expect(io.err).toContain("quantization nvfp4 needs FP4 tensor cores; 'h100_sxm' has none");
+      const dense = capture();
+      expect(await main(['estimate', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--sku', 'h100_sxm', '--quant', 'mxfp4', '--tp', '1'], dense)).toBe(2);
+      expect(dense.err).toContain('no experts');
+    });
   });
 });

@@ -52,7 +52,8 @@ function expectedQuant(row: Record<string, string>): WeightQuant {
   switch (row.quant_method) {
     case 'fp8':
       return row.quant_weight_block_size ? 'fp8_block' : 'fp8';
-    case 'mxfp4': // gpt-oss MXFP4 experts → closest supported footprint
+    case 'mxfp4': // gpt-oss: MXFP4 experts, bf16 attention — its own format
+      return 'mxfp4';
     case 'compressed-tensors': // Kimi-K2.5 int4 weight-only, group 32 = 9/16 B
     case 'modelopt': // nvidia/*-NVFP4 exports without hf_quant_algo in the extract
       return 'nvfp4';

@@ -54,7 +54,7 @@ describe('Hugging Face config.json loading', () => {
     });
   });
 
-  it('reads layer_types sliding windows, experts_per_token and maps mxfp4 to nvfp4', () => {
+  it('reads layer_types sliding windows, experts_per_token and the mxfp4 expert format', () => {
     const m = resolveModel('gpt-oss-like', { baseDir: fixtures });
     expect(m).toMatchObject({
       headDim: 64,
@@ -63,7 +63,8 @@ describe('Hugging Face config.json loading', () => {
       moeIntermediateSize: 720, // no moe_intermediate_size: experts are intermediate_size wide
       slidingWindow: 128,
       slidingWindowLayerFraction: 0.5,
-      weightQuant: 'nvfp4',
+      weightQuant: 'mxfp4',
+      moeRoutingSkew: 'power_law_1.01',
     });
   });
 

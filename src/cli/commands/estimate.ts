@@ -17,7 +17,10 @@ Options:
   --model M          catalog model id / alias, or path to a Hugging Face config.json
   --sku S            hardware SKU (systems/<sku>.yaml)
   --backend B        vllm | sglang | trtllm (default vllm)
-  --quant Q          bf16 | fp8 | fp8_block | nvfp4 (default: the checkpoint's own); fp8 on a block-scaled checkpoint = fp8_block
+  --quant Q          bf16 | fp8 | fp8_block | nvfp4 | mxfp4 (default: the checkpoint's own); fp8 on a
+                     block-scaled checkpoint = fp8_block, nvfp4 on an MXFP4 checkpoint (gpt-oss) = mxfp4.
+                     mxfp4 = MXFP4 routed experts, bf16 attention/dense; on GPUs without FP4 tensor
+                     cores (Hopper) its experts run weight-only w4a16 kernels; nvfp4 needs FP4 cores
   --kv-dtype D       bf16 | fp8 (default: the checkpoint's own)
   --tp N             tensor parallel size (required)
   --pp N             pipeline stages (default 1)
@@ -85,7 +88,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const model = resolveModel(values.model);
   const system = loadSystem(values.sku);
   const backend: Backend = oneOf('backend', values.backend, BACKENDS) ?? 'vllm';
-  // A coarse --quant fp8 on a block-scaled checkpoint is served by its block-scaled kernels.
+  // A coarse --quant fp8 on a block-scaled checkpoint is served by its block-scaled kernels, nvfp4 on
+  // an MXFP4 checkpoint by its MXFP4 kernels.
   const quant: WeightQuant = checkpointScaling(oneOf('quant', values.quant, WEIGHT_QUANTS) ?? model.weightQuant, model.weightQuant);
   const kvDtype: KvCacheDtype = oneOf('kv-dtype', values['kv-dtype'], KV_CACHE_DTYPES) ?? model.kvCacheDtype;
   const tp = positiveInt('tp', values.tp);

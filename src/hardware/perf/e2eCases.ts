@@ -27,12 +27,13 @@ export interface E2eCase {
 /**
  * The quantization a row's label means for a checkpoint published as `checkpoint` (also the answer
  * for an empty label). Undefined for labels Spica does not model (int4_wo, …). A coarse 'fp8' label
- * on a block-scaled checkpoint means its block-scaled kernels (`checkpointScaling`).
+ * on a block-scaled checkpoint means its block-scaled kernels, a coarse 'nvfp4' label on an MXFP4
+ * checkpoint (gpt-oss) its MXFP4 kernels (`checkpointScaling`).
  */
 export function quantOf(mode: string, precision: string, checkpoint: WeightQuant): WeightQuant | undefined {
   let q: WeightQuant | undefined;
   if (mode === '') q = precision === 'bf16' ? 'bf16' : checkpoint;
-  else if (mode === 'fp8' || mode === 'fp8_block' || mode === 'nvfp4') q = mode;
+  else if (mode === 'fp8' || mode === 'fp8_block' || mode === 'nvfp4' || mode === 'mxfp4') q = mode;
   else if (mode === 'bfloat16' || mode === 'bf16') q = 'bf16';
   return checkpointScaling(q, checkpoint);
 }
@@ -69,7 +70,7 @@ export function loadE2eCases(perfdb: string, hasFp4: (sku: string) => boolean = 
     const quant = quantOf(r.gemm_quant_mode, r.precision, model.weightQuant);
     const moeQuant = quantOf(r.moe_quant_mode, r.precision, quant ?? model.weightQuant);
     if (!quant || !moeQuant) { skip(`quant ${r.gemm_quant_mode}/${r.moe_quant_mode}`); continue; }
-    if ((quant === 'nvfp4' || moeQuant === 'nvfp4') && !hasFp4(r.system)) { skip(`${r.gemm_quant_mode} (MXFP4 weight-only) on ${r.system} without FP4 tensor cores`); continue; }
+    if ((quant === 'nvfp4' || moeQuant === 'nvfp4') && !hasFp4(r.system)) { skip(`${r.gemm_quant_mode} on ${r.system} without FP4 tensor cores`); continue; }
     const backend = r.backend as Backend;
     if (backend !== 'vllm' && backend !== 'sglang' && backend !== 'trtllm') { skip(`backend ${r.backend}`); continue; }
     // Empty or 0 parallel sizes mean "not used" (1).

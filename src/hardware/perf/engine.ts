@@ -8,7 +8,9 @@ import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from '../../model/
 import type { ParallelShape } from '../../parallel/shape.js';
 import type { EnginePerf, PassWork } from '../pass.js';
 import type { SystemSpec } from '../system.js';
+import { weightLayout } from '../../model/weights.js';
 import { loadCoefficients, type Overhead } from './coefficients.js';
+import { kernelDtypes } from './kernelDtype.js';
 import { OpModel } from './ops.js';
 import type { MlaGeometry } from './roofline.js';
 
@@ -17,7 +19,7 @@ export interface EnginePerfInput {
   system: SystemSpec;
   backend: Backend;
   shape: ParallelShape;
-  /** Quantization of the attention / dense GEMMs. */
+  /** Serving quantization of the attention / dense GEMMs ('mxfp4': MXFP4 experts, bf16 GEMMs). */
   quant: WeightQuant;
   kvDtype: KvCacheDtype;
   /** Quantization of the routed experts (default: `quant`). */
@@ -43,12 +45,11 @@ export interface DetailedEnginePerf extends EnginePerf {
   readonly overhead: Overhead;
 }
 
-/** Model-owned MoE token skew (AIC SDK/models: power_law_1.01 for DeepSeek-like MLA families, else 1.2). */
+/** Model-owned MoE token skew (default after AIC SDK/models: power_law_1.01 for DeepSeek-like MLA families, else 1.2). */
 function moeDistribution(m: ModelArch): string {
-  return m.attention === 'mla' ? 'power_law_1.01' : 'power_law_1.2';
+  return m.moeRoutingSkew ?? (m.attention === 'mla' ? 'power_law_1.01' : 'power_law_1.2');
 }
 
-const KERNEL_DTYPE: Record<WeightQuant, string> = { bf16: 'bfloat16', fp8: 'fp8', fp8_block: 'fp8_block', nvfp4: 'nvfp4' };
 
 /** Bounded memo: cleared wholesale when full (the simulator revisits a small set of token counts). */
 const MEMO_LIMIT = 8192;
@@ -59,11 +60,9 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
   const overhead = input.overhead ?? coeff.file.overhead;
   const ops = new OpModel(coeff, system, overhead.kernelScale);
   const nextn = input.nextn ?? 0;
-  const gemmDt = KERNEL_DTYPE[input.quant];
-  const moeDt = KERNEL_DTYPE[input.moeQuant ?? input.quant];
-  if ((input.quant === 'nvfp4' || input.moeQuant === 'nvfp4') && !coeff.file.reference.flops.fp4) {
-    throw new InputError(`quantization nvfp4 needs FP4 tensor cores; '${system.sku}' has none`);
-  }
+  // Storage per weight class (checkpoint rule applied), then the kernels this SKU runs it with.
+  const layout = weightLayout(m, input.quant, input.moeQuant);
+  const { gemm: gemmDt, moe: moeDt } = kernelDtypes(layout, system.sku, Boolean(coeff.file.reference.flops.fp4));
   const tp = shape.tp;
   const dp = shape.attention_dp;
   if (m.numHeads % tp !== 0 && m.attention === 'mla') throw new InputError(`tp ${tp} does not divide ${m.numHeads} heads of ${m.id}`);

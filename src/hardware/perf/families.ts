@@ -63,7 +63,13 @@ const kvBytes = (dt: string): number => (dt === 'fp8' ? 1 : 2);
 
 /** GEMM dtypes the model serves (other dtypes in the tables are ignored). */
 const GEMM_DTYPES = new Set(['bfloat16', 'fp8', 'fp8_block', 'nvfp4']);
-const MOE_DTYPES = new Set(['bfloat16', 'fp8', 'fp8_block', 'nvfp4']);
+const MOE_DTYPES = new Set(['bfloat16', 'fp8', 'fp8_block', 'nvfp4', 'w4a16_mxfp4']);
+/**
+ * w4a16 MXFP4 rows timed through Marlin stand-ins — compressed-tensors MXFP4 checkpoints, or SiLU
+ * substituted for gpt-oss' clamped SwiGLU ("situ_as_silu") — are not the kernels an MXFP4 (gpt-oss)
+ * checkpoint runs on Hopper (vLLM/SGLang: OAI triton; TRT-LLM: torch-flow), so they are not fitted.
+ */
+const MXFP4_STAND_INS = /compressedtensors|situ_as_silu/;
 
 export const GEMM_AXES: GridAxis[] = [
   { lo: 0, step: 1, n: 16 }, // log2 m: 1 … 32768
@@ -172,6 +178,7 @@ export const FAMILIES: Record<FamilyName, Family> = {
       // Gated cutlass/deepgemm/triton paths only: TRT-LLM's min-latency grid and the non-gated
       // (ReLU²) kernels are other kernel families with other cost structures.
       if (!MOE_DTYPES.has(r.moe_dtype) || /min_latency|nongated/.test(r.kernel_source)) return undefined;
+      if (r.moe_dtype === 'w4a16_mxfp4' && MXFP4_STAND_INS.test(r.kernel_source)) return undefined;
       const t = n(r.num_tokens), h = n(r.hidden_size), i = n(r.inter_size), k = n(r.topk), e = n(r.num_experts), tp = n(r.moe_tp_size), ep = n(r.moe_ep_size);
       const sol = moeSol(ref, t, h, i, k, e, tp, ep, r.moe_dtype);
       return {

@@ -38,6 +38,8 @@ function dbKv(kvDtype: string): 'fp8' | 'bfloat16' {
 /** Perf-DB dtype fallback order when a backend has no table for the requested one. */
 const DTYPE_FALLBACK: Record<string, string[]> = {
   nvfp4: ['nvfp4', 'fp8_block', 'fp8', 'bfloat16'],
+  // Weight-only MXFP4 computes in bf16: the bf16 curve is the closest utilisation shape.
+  w4a16_mxfp4: ['w4a16_mxfp4', 'bfloat16'],
   fp8_block: ['fp8_block', 'fp8', 'bfloat16'],
   fp8: ['fp8', 'fp8_block', 'bfloat16'],
   bfloat16: ['bfloat16', 'fp8_block', 'fp8'],

@@ -21,10 +21,12 @@ export function dtypeProfile(dt: string): { bytes: number; compute: number } {
     case 'nvfp4':
       return { bytes: 9 / 16, compute: 4 };
     case 'int4_wo':
-    case 'w4a16_mxfp4':
       return { bytes: 0.5, compute: 1 };
+    // MXFP4: e2m1 + one e8m0 scale per 32 weights. w4a16 dequantises to bf16 and runs bf16 MMA.
+    case 'w4a16_mxfp4':
+      return { bytes: 17 / 32, compute: 1 };
     case 'w4a8_mxfp4_mxfp8':
-      return { bytes: 0.5, compute: 2 };
+      return { bytes: 17 / 32, compute: 2 };
     default:
       return { bytes: 2, compute: 1 };
   }

@@ -40,6 +40,20 @@ interface RowBase {
   concurrency: number;
   ttftMs: number;
   tpotMs: number;
+  /** Benchmark client that measured the row (see `harnessOf`). */
+  harness: Harness;
+}
+
+/**
+ * Which client measured a row: 'gap-sweep' for the AIC gap-analysis sweeps (provenance
+ * `source_file=…/aic-auto-gap-analysis/…`: all h100 SGLang / TRT-LLM rows, part of h200's), 'serving'
+ * for the other dumps. Their SGLang rows differ in kind (rowSpec.ts: the gap-sweep ones stay in
+ * lock-step waves, the others are desynchronised).
+ */
+export type Harness = 'gap-sweep' | 'serving';
+
+export function harnessOf(source: string): Harness {
+  return source.includes('aic-auto-gap-analysis') ? 'gap-sweep' : 'serving';
 }
 
 export interface AggRow extends RowBase {
@@ -96,7 +110,7 @@ export function parseE2eRow(r: CsvRow, hasFp4: (sku: string) => boolean): E2eRow
   const ttftMs = Number(r.silicon_ttft_ms);
   const tpotMs = Number(r.silicon_tpot_ms);
   if (!(ttftMs > 0 && tpotMs > 0)) return 'no measured TTFT/TPOT';
-  const base = { id: r.id, sku: r.system, backend: r.backend as Backend, model, quant, moeQuant, isl: num(r, 'isl'), osl: num(r, 'osl'), ttftMs, tpotMs };
+  const base = { id: r.id, sku: r.system, backend: r.backend as Backend, model, quant, moeQuant, isl: num(r, 'isl'), osl: num(r, 'osl'), ttftMs, tpotMs, harness: harnessOf(r.silicon_data_source ?? '') };
   const measured = measuredConcurrency(r.silicon_data_source ?? '');
   if (r.mode === 'agg') {
     const g = group(r, '', 1);

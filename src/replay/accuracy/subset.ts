@@ -1,6 +1,6 @@
 // Deterministic row selections: the CI subset and the 2-fold split used to hold rows out of a fit.
 // Both depend only on row ids (FNV-1a), so adding rows to the CSV does not reshuffle the others.
-import { requestCount, type RowSpecOptions } from './rowSpec.js';
+import { requestCountForRow, type RowSpecOptions } from './rowSpec.js';
 import type { E2eRow } from './rows.js';
 
 export function idHash(id: string): number {
@@ -19,7 +19,7 @@ export function foldOf(id: string, folds = 2): number {
 
 /** Output tokens one replay of the row emits (its cost), under the given request options. */
 export function replayWork(r: E2eRow, o: RowSpecOptions = {}): number {
-  return requestCount(r.concurrency, o) * r.osl;
+  return requestCountForRow(r, o) * r.osl;
 }
 
 /**
