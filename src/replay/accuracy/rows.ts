@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { Backend, ModelArch, WeightQuant } from '../../model/arch.js';
 import { findCatalogModel } from '../../model/catalog.js';
-import { quantOf } from '../../hardware/perf/e2eCases.js';
+import { aggConcurrency, measuredConcurrency, quantOf } from '../../hardware/perf/e2eCases.js';
 import { readCsv, type CsvRow } from '../../hardware/perf/perfdbTables.js';
 
 /** Parallel shape of one worker group of a row (replicas = worker count). */
@@ -91,12 +91,6 @@ function group(r: CsvRow, prefix: string, replicas: number): RowGroup {
   return { tp: num(r, `${prefix}tp_size`), pp: num(r, `${prefix}pp_size`), attention_dp: num(r, `${prefix}attention_dp_size`), moe_tp: num(r, `${prefix}moe_tp_size`), moe_ep: num(r, `${prefix}moe_ep_size`), replicas };
 }
 
-/** `silicon_concurrency=<n>` from the provenance column, if recorded. */
-export function measuredConcurrency(source: string): number | undefined {
-  const m = /silicon_concurrency=(\d+)/.exec(source);
-  return m ? Number(m[1]) : undefined;
-}
-
 /** One CSV row → an E2eRow, or the reason it cannot be replayed. Pure. */
 export function parseE2eRow(r: CsvRow, hasFp4: (sku: string) => boolean): E2eRow | string {
   if (r.mode !== 'agg' && r.mode !== 'disagg') return `mode ${r.mode}`;
@@ -114,7 +108,7 @@ export function parseE2eRow(r: CsvRow, hasFp4: (sku: string) => boolean): E2eRow
   const measured = measuredConcurrency(r.silicon_data_source ?? '');
   if (r.mode === 'agg') {
     const g = group(r, '', 1);
-    return { ...base, mode: 'agg', group: g, concurrency: measured ?? num(r, 'batch_size') * g.attention_dp };
+    return { ...base, mode: 'agg', group: g, concurrency: aggConcurrency(r.silicon_data_source ?? '', num(r, 'batch_size'), g.attention_dp) };
   }
   if (!r.prefill_num_workers || !r.decode_num_workers || !r.decode_batch_size) return 'disagg row without worker counts / batch sizes';
   const prefill = group(r, 'prefill_', num(r, 'prefill_num_workers'));
