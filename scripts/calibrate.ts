@@ -95,6 +95,7 @@ for (const [key, f] of files) {
       ttftFixedMs: fit.ttftFixedMs,
       burstRequests: fit.burstRequests,
       prefillScale: fit.prefillScale,
+      launchCredit: fit.launchCredit,
       source:
         `fitted:e2e/silicon_dev.csv agg rows of ${use === own ? key : `${f.backend} on all SKUs (only ${own.length} on ${f.sku})`}; ` +
         `median |rel err| TPOT ${(fit.tpotMedianErr * 100).toFixed(1)} %, TTFT ${(fit.ttftMedianErr * 100).toFixed(1)} %`,

@@ -36,6 +36,8 @@ const logUtil = (s: Sample): number => Math.log2(s.sol / s.latency);
 export interface FittedCurve {
   grid: Grid;
   stats: ErrorStats;
+  /** Fastest measured call (s): the collector's per-call floor (see `launchCredit`). */
+  floorS: number;
 }
 
 /**
@@ -59,8 +61,10 @@ export function fitCurve(axes: GridAxis[], samples: readonly Sample[]): FittedCu
   }
   const grid = fitGrid(axes, usable.map((s) => s.x), usable.map(logUtil));
   const e = absRelErrors(grid, usable);
+  const floorS = usable.reduce((m, s) => Math.min(m, s.latency), Infinity);
   return {
     grid,
+    floorS: Number.isFinite(floorS) ? Number(floorS.toPrecision(4)) : 0,
     stats: {
       rows: usable.length,
       median: round4(quantile(e, 0.5)),

@@ -26,6 +26,11 @@ const curveSchema = z.object({
   /** Knot values of log2(utilisation): deflated little-endian int16 × 250, base64. */
   q: z.string(),
   stats: errorStatsSchema,
+  /**
+   * Fastest measured call of the group (s): the collector's per-call floor (launch, dispatch, fused
+   * pre-kernels such as activation quantisation) that every isolated timing pays. Absent: 0.
+   */
+  floorS: z.number().nonnegative().optional(),
 });
 
 /** What the replay adds on top of the pass model (see `overhead.replay`). */
@@ -77,6 +82,13 @@ export const overheadSchema = z.object({
    * from the decode passes the kernel scale is fitted on). 1 = the engine's pass times.
    */
   prefillScale: z.number().positive().default(1),
+  /**
+   * Share of each op's per-call floor (the curve's `floorS`; the launch constant of element-wise ops)
+   * that the engine does not pay: decode passes replay CUDA graphs (no per-kernel launch) and fuse
+   * quantisation into neighbouring kernels, so the smallest kernels run below the collector's floor.
+   * Applied as time − launchCredit · kernelScale · floor, never below the op's SOL. 0 = tables as timed.
+   */
+  launchCredit: z.number().min(0).max(1).default(0),
   /** How these were set: 'fitted:e2e' with row counts, or 'default' with the reason. */
   source: z.string(),
   rows: z.number().int().nonnegative(),  /**
@@ -117,6 +129,8 @@ export type Overhead = z.infer<typeof overheadSchema>;
 export interface Coefficients {
   file: CoefficientsFile;
   curves: Map<string, Grid>; // key `${family}/${group}`
+  /** Per-call floor of each curve (s), same keys as `curves`. */
+  floors: Map<string, number>;
 }
 
 export function defaultCoefficientsDir(): string {
@@ -143,10 +157,14 @@ export function loadCoefficients(sku: string, backend: Backend, coefficientsDir 
   const parsed = coefficientsSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
   if (!parsed.success) throw new Error(`invalid coefficients file ${path}: ${parsed.error.message}`);
   const curves = new Map<string, Grid>();
+  const floors = new Map<string, number>();
   for (const [fam, groups] of Object.entries(parsed.data.families)) {
-    for (const [group, c] of Object.entries(groups)) curves.set(`${fam}/${group}`, gridFromJson(c));
+    for (const [group, c] of Object.entries(groups)) {
+      curves.set(`${fam}/${group}`, gridFromJson(c));
+      floors.set(`${fam}/${group}`, c.floorS ?? 0);
+    }
   }
-  const out = { file: parsed.data, curves };
+  const out = { file: parsed.data, curves, floors };
   cache.set(path, out);
   return out;
 }

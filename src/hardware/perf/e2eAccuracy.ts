@@ -10,21 +10,22 @@ import { estimateSteadyState, steadyStateParts, type SteadyStateParts } from './
 
 /**
  * An e2e case as the overhead fit sees it: kernels-only parts, and the engine's parts at any other
- * kernel scale (memoised: the fit visits a few dozen scales).
+ * kernel scale and launch credit (memoised: the fit visits a few dozen of them).
  */
 export function rawCaseOf(c: E2eCase, coefficientsDir?: string): RawCase {
   const system = loadSystem(c.sku);
-  const memo = new Map<number, SteadyStateParts>();
-  const partsAt = (kernelScale: number): SteadyStateParts => {
-    let p = memo.get(kernelScale);
+  const memo = new Map<string, SteadyStateParts>();
+  const partsAt = (kernelScale: number, launchCredit: number): SteadyStateParts => {
+    const key = `${kernelScale}|${launchCredit}`;
+    let p = memo.get(key);
     if (!p) {
-      const perf = createEnginePerf({ model: c.model, system, backend: c.backend, shape: c.shape, quant: c.quant, moeQuant: c.moeQuant, kvDtype: c.kvDtype, coefficientsDir, overhead: { ...KERNELS_ONLY_OVERHEAD, kernelScale } });
+      const perf = createEnginePerf({ model: c.model, system, backend: c.backend, shape: c.shape, quant: c.quant, moeQuant: c.moeQuant, kvDtype: c.kvDtype, coefficientsDir, overhead: { ...KERNELS_ONLY_OVERHEAD, kernelScale, launchCredit } });
       p = steadyStateParts(perf, c);
-      memo.set(kernelScale, p);
+      memo.set(key, p);
     }
     return p;
   };
-  return { layers: c.model.numLayers, parts: partsAt(1), tpotMs: c.tpotMs, ttftMs: c.ttftMs, partsAt };
+  return { layers: c.model.numLayers, parts: partsAt(1, 0), tpotMs: c.tpotMs, ttftMs: c.ttftMs, partsAt };
 }
 
 export interface E2eSummaryRow {

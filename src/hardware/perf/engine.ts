@@ -2,7 +2,7 @@
 // aiconfigurator-facts §5 "Op graphs per family"): per layer norms, projections, attention
 // (GQA, sliding-window, MLA or linear), FFN or MoE, collectives; once per pass embedding, final norm,
 // logits GEMM and pipeline hand-offs; plus the backend's per-pass overheads (fitted from e2e data).
-// The fitted kernelScale is applied per op (floored at each op's SOL) inside OpModel.
+// The fitted kernelScale and launchCredit are applied per op (floored at each op's SOL) inside OpModel.
 import { InputError } from '../../errors.js';
 import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from '../../model/arch.js';
 import type { ParallelShape } from '../../parallel/shape.js';
@@ -58,7 +58,9 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
   const { model: m, system, backend, shape, kvDtype } = input;
   const coeff = loadCoefficients(system.sku, backend, input.coefficientsDir);
   const overhead = input.overhead ?? coeff.file.overhead;
-  const ops = new OpModel(coeff, system, overhead.kernelScale);
+  // Decode-only passes replay CUDA graphs and get the launch credit; passes carrying prefill run eagerly.
+  const graphOps = new OpModel(coeff, system, overhead.kernelScale, overhead.launchCredit);
+  const eagerOps = overhead.launchCredit > 0 ? new OpModel(coeff, system, overhead.kernelScale) : graphOps;
   const nextn = input.nextn ?? 0;
   // Storage per weight class (checkpoint rule applied), then the kernels this SKU runs it with.
   const layout = weightLayout(m, input.quant, input.moeQuant);
@@ -87,7 +89,7 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
   const sharedInter = m.sharedExperts * m.moeIntermediateSize;
 
   /** Ops whose cost depends only on the token count T of the pass (all but attention kernels), s. */
-  const tokenOps = (t: number, seqsOut: number): number => {
+  const tokenOps = (ops: OpModel, t: number, seqsOut: number): number => {
     let s = 0;
     // Per-layer element-wise traffic (bf16): two RMSNorms, residual adds, RoPE, KV-cache write.
     const normBytes = 2 * (t * h * 2 + t * h * 2);
@@ -138,12 +140,12 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
   };
 
   const memo = new Map<number, number>();
-  const tokenOpsCached = (t: number, seqsOut: number): number => {
-    const key = t * 65536 + Math.min(seqsOut, 65535);
+  const tokenOpsCached = (graph: boolean, t: number, seqsOut: number): number => {
+    const key = (t * 65536 + Math.min(seqsOut, 65535)) * 2 + (graph ? 1 : 0);
     let v = memo.get(key);
     if (v === undefined) {
       if (memo.size >= MEMO_LIMIT) memo.clear();
-      v = tokenOps(t, seqsOut);
+      v = tokenOps(graph ? graphOps : eagerOps, t, seqsOut);
       memo.set(key, v);
     }
     return v;
@@ -163,16 +165,16 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
     const pairs = Math.max(w.prefillAttnPairs, w.prefillTokens / 2);
     const s = Math.max(1, Math.sqrt((2 * pairs) / b));
     let t = 0;
-    if (mla) t += ops.mlaContext(b, s, hq, mla, gemmDt, kvDtype) * m.numLayers;
+    if (mla) t += eagerOps.mlaContext(b, s, hq, mla, gemmDt, kvDtype) * m.numLayers;
     else {
-      if (fullAttn > 0) t += ops.contextAttention(b, s, hq, hkv, hd, 0, kvDtype, fp8Fmha) * fullAttn;
-      if (windowed > 0) t += ops.contextAttention(b, s, hq, hkv, hd, m.slidingWindow, kvDtype, fp8Fmha) * windowed;
+      if (fullAttn > 0) t += eagerOps.contextAttention(b, s, hq, hkv, hd, 0, kvDtype, fp8Fmha) * fullAttn;
+      if (windowed > 0) t += eagerOps.contextAttention(b, s, hq, hkv, hd, m.slidingWindow, kvDtype, fp8Fmha) * windowed;
     }
-    if (linear > 0) t += ops.elementwise(2 * b * linearStateBytes + w.prefillTokens * h * 4) * linear;
+    if (linear > 0) t += eagerOps.elementwise(2 * b * linearStateBytes + w.prefillTokens * h * 4) * linear;
     return t;
   };
 
-  const decodeAttn = (w: PassWork): number => {
+  const decodeAttn = (ops: OpModel, w: PassWork): number => {
     if (w.decodeSeqs <= 0) return 0;
     const b = w.decodeSeqs * (1 + nextn);
     const kv = Math.max(1, w.decodeContextSum / w.decodeSeqs);
@@ -190,9 +192,10 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
     const tokens = w.prefillTokens + w.decodeSeqs * (1 + nextn);
     if (tokens <= 0) return { tokenOpsMs: 0, prefillAttnMs: 0, decodeAttnMs: 0, overheadMs: 0, totalMs: 0 };
     const seqsOut = w.prefillSeqs + w.decodeSeqs * (1 + nextn);
-    const tok = tokenOpsCached(Math.round(tokens), Math.round(seqsOut)) * 1e3;
+    const graph = w.prefillTokens <= 0;
+    const tok = tokenOpsCached(graph, Math.round(tokens), Math.round(seqsOut)) * 1e3;
     const pa = prefillAttn(w) * 1e3;
-    const da = decodeAttn(w) * 1e3;
+    const da = decodeAttn(graph ? graphOps : eagerOps, w) * 1e3;
     const over = overhead.passMs + overhead.perLayerMs * m.numLayers;
     const total = tok + pa + da + over;
     return { tokenOpsMs: tok, prefillAttnMs: pa, decodeAttnMs: da, overheadMs: over, totalMs: total };

@@ -48,7 +48,7 @@ export function fitBackend(dir: string, sku: string, backend: 'vllm' | 'sglang' 
     const out: CoefficientsFile['families'][string] = {};
     for (const [group, samples] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
       const fitted = fitCurve(spec.axes, samples);
-      out[group] = { ...gridToJson(fitted.grid), stats: fitted.stats };
+      out[group] = { ...gridToJson(fitted.grid), stats: fitted.stats, floorS: fitted.floorS };
     }
     families[fam] = out;
   }

@@ -47,29 +47,38 @@ const DTYPE_FALLBACK: Record<string, string[]> = {
 
 export type CollectiveOp = 'all_gather' | 'reduce_scatter' | 'alltoall' | 'all_reduce';
 
+/** A fitted utilisation curve and the per-call floor of the rows it was fitted on (s). */
+interface Curve {
+  grid: Grid;
+  floorS: number;
+}
+
 export class OpModel {
   readonly ref: RooflineRef;
   private readonly curves: Map<string, Grid>;
-  private readonly resolved = new Map<string, Grid | null>();
+  private readonly floors: Map<string, number>;
+  private readonly resolved = new Map<string, Curve | null>();
 
   /**
    * @param kernelScale the backend's fitted factor between isolated-kernel and in-engine time; applied
    *   per op and floored at the op's SOL, so no op ever beats its roofline.
+   * @param launchCredit share of each op's per-call floor the engine does not pay (`Overhead.launchCredit`).
    */
-  constructor(coeff: Coefficients, private readonly system: SystemSpec, private readonly kernelScale = 1) {
+  constructor(coeff: Coefficients, private readonly system: SystemSpec, private readonly kernelScale = 1, private readonly launchCredit = 0) {
     this.ref = coeff.file.reference;
     this.curves = coeff.curves;
+    this.floors = coeff.floors;
   }
 
   /** First existing curve among `family/group` candidates (memoised). */
-  private curve(family: string, groups: string[]): Grid | null {
+  private curve(family: string, groups: string[]): Curve | null {
     const key = `${family}|${groups.join('|')}`;
     const hit = this.resolved.get(key);
     if (hit !== undefined) return hit;
-    let found: Grid | null = null;
+    let found: Curve | null = null;
     for (const g of groups) {
       const c = this.curves.get(`${family}/${g}`);
-      if (c) { found = c; break; }
+      if (c) { found = { grid: c, floorS: this.floors.get(`${family}/${g}`) ?? 0 }; break; }
     }
     this.resolved.set(key, found);
     return found;
@@ -80,16 +89,17 @@ export class OpModel {
     return false;
   }
 
-  private need(family: string, groups: string[]): Grid {
+  private need(family: string, groups: string[]): Curve {
     const c = this.curve(family, groups);
     if (!c) throw new InputError(`perf model: no '${family}' curve for ${groups.join(' / ')} in the coefficients of this SKU/backend`);
     return c;
   }
 
-  private apply(g: Grid, sol: number, x: number[]): number {
-    const lu = evalGrid(g, x);
+  private apply(c: Curve, sol: number, x: number[]): number {
+    const lu = evalGrid(c.grid, x);
     // Utilisation is capped at 1 and the scaled time floored at SOL: nothing beats its roofline.
-    const t = (this.kernelScale * sol) / 2 ** (lu < 0 ? lu : 0);
+    // The credited share of the collector's per-call floor comes off before the SOL floor.
+    const t = this.kernelScale * (sol / 2 ** (lu < 0 ? lu : 0) - this.launchCredit * c.floorS);
     return t > sol ? t : sol;
   }
 
@@ -213,7 +223,7 @@ export class OpModel {
   elementwise(bytes: number): number {
     if (bytes <= 0) return 0;
     const s = this.system;
-    const t = this.kernelScale * elementwiseSeconds(bytes, s.memBwBps, s.memBwEmpiricalScaling, s.elementwiseLatencyS);
+    const t = this.kernelScale * (elementwiseSeconds(bytes, s.memBwBps, s.memBwEmpiricalScaling, s.elementwiseLatencyS) - this.launchCredit * s.elementwiseLatencyS);
     const sol = bytes / s.memBwBps;
     return t > sol ? t : sol;
   }

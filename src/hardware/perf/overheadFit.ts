@@ -2,8 +2,9 @@
 // The kernel tables are isolated-kernel times; real engines add per-pass host work (scheduling,
 // CPU dispatch — vLLM's is per layer) and gaps or overlap between kernels, and the benchmarks'
 // request timing sets how many prefills interleave with decoding and queue ahead of a new request.
-// Pass time = Σ max(SOL, kernelScale · kernel) + passMs + perLayerMs · layers (engine.ts; cases built
-// by rawCaseOf re-evaluate the engine at each kernel scale tried, so the SOL floors are honoured);
+// Pass time = Σ max(SOL, kernelScale · (kernel − launchCredit · floor)) + passMs + perLayerMs · layers
+// (engine.ts; cases built by rawCaseOf re-evaluate the engine at each kernel scale and launch credit
+// tried, so the SOL floors are honoured);
 // TTFT/TPOT combine passes with prefillInterleave and the TTFT factors (steadyState.ts).
 import { quantile } from './calibration.js';
 import type { Overhead } from './coefficients.js';
@@ -19,6 +20,7 @@ export const KERNELS_ONLY_OVERHEAD: Overhead = Object.freeze({
   ttftFixedMs: 0,
   burstRequests: 0,
   prefillScale: 1,
+  launchCredit: 0,
   source: 'kernels only (before the e2e fit)',
   rows: 0,
 });
@@ -30,11 +32,11 @@ export interface RawCase {
   tpotMs: number;
   ttftMs: number;
   /**
-   * The kernels-only parts re-evaluated by the engine at another kernel scale. The engine floors every
-   * scaled op at its SOL, so below 1 the parts are not `k · parts`; with this the fit optimises
-   * exactly what the engine will compute. Absent: the linear `k · parts`.
+   * The kernels-only parts re-evaluated by the engine at another kernel scale and launch credit. The
+   * engine floors every scaled op at its SOL, so below 1 the parts are not `k · parts`; with this the
+   * fit optimises exactly what the engine will compute. Absent: the linear `k · parts` (no credit).
    */
-  partsAt?: (kernelScale: number) => SteadyStateParts;
+  partsAt?: (kernelScale: number, launchCredit: number) => SteadyStateParts;
 }
 
 export interface FittedOverhead {
@@ -46,6 +48,7 @@ export interface FittedOverhead {
   ttftFixedMs: number;
   burstRequests: number;
   prefillScale: number;
+  launchCredit: number;
   tpotMedianErr: number;
   ttftMedianErr: number;
 }
@@ -68,17 +71,17 @@ function withOverhead(p: SteadyStateParts, k: number, c: number): SteadyStatePar
   };
 }
 
-/** The case's parts under kernel scale k and per-pass overhead perPassMs (engine arithmetic when available). */
-function scaledParts(c: RawCase, k: number, perPassMs: number): SteadyStateParts {
-  return c.partsAt ? withOverhead(c.partsAt(k), 1, perPassMs) : withOverhead(c.parts, k, perPassMs);
+/** The case's parts under kernel scale k, launch credit lc and per-pass overhead perPassMs (engine arithmetic when available). */
+function scaledParts(c: RawCase, k: number, lc: number, perPassMs: number): SteadyStateParts {
+  return c.partsAt ? withOverhead(c.partsAt(k, lc), 1, perPassMs) : withOverhead(c.parts, k, perPassMs);
 }
 
 /** TTFT / TPOT of a raw case under fitted overheads (the same arithmetic the fit optimises). */
 export function predictCase(
   c: RawCase,
-  o: Pick<FittedOverhead, 'kernelScale' | 'passMs' | 'perLayerMs' | 'prefillInterleave' | 'burstShare' | 'ttftFixedMs' | 'burstRequests' | 'prefillScale'>,
+  o: Pick<FittedOverhead, 'kernelScale' | 'passMs' | 'perLayerMs' | 'prefillInterleave' | 'burstShare' | 'ttftFixedMs' | 'burstRequests' | 'prefillScale'> & { launchCredit?: number },
 ): { ttftMs: number; tpotMs: number } {
-  return combineSteadyState(scaledParts(c, o.kernelScale, o.passMs + o.perLayerMs * c.layers), o.prefillInterleave, ttftFactorsOf(o));
+  return combineSteadyState(scaledParts(c, o.kernelScale, o.launchCredit ?? 0, o.passMs + o.perLayerMs * c.layers), o.prefillInterleave, ttftFactorsOf(o));
 }
 
 function medianAbsRel(errs: number[]): number {
@@ -114,7 +117,7 @@ function medianInPlace(a: Float64Array): number {
   return (loMid + hiMid) / 2;
 }
 
-interface Params { k: number; p: number; l: number; f: number }
+interface Params { k: number; p: number; l: number; f: number; c: number }
 
 /**
  * Physical range of kernelScale: in-engine kernels beat the isolated-kernel tables by at most ~40 %
@@ -127,7 +130,7 @@ const K_MAX = 1.5;
 function tpotErr(cases: readonly RawCase[], q: Params): number {
   return medianAbsRel(
     cases.map((c) => {
-      const t = steadyTpot(scaledParts(c, q.k, q.p + q.l * c.layers), q.f);
+      const t = steadyTpot(scaledParts(c, q.k, q.c, q.p + q.l * c.layers), q.f);
       return Math.abs(t - c.tpotMs) / c.tpotMs;
     }),
   );
@@ -135,33 +138,47 @@ function tpotErr(cases: readonly RawCase[], q: Params): number {
 
 /**
  * Coarse grid then a local refinement minimising the median |relative error| of TPOT over
- * (kernelScale, passMs, perLayerMs, prefillInterleave); then the TTFT factors (ttftFixedMs, burstShare,
+ * (kernelScale, passMs, perLayerMs, prefillInterleave, launchCredit); then the TTFT factors (ttftFixedMs, burstShare,
  * burstRequests, prefillScale). TPOT
  * pins the pass terms only loosely (kernel scale and per-pass time trade off), so among the TPOT fits
  * within a point of the best, the one whose TTFT fit is best (sum of both errors) is kept.
  */
 export function fitOverhead(cases: readonly RawCase[]): FittedOverhead {
-  let best: Params = { k: 1, p: 0, l: 0, f: 1 };
+  const plain = fitWithCredits(cases, [0]);
+  // The launch credit needs the engine's own arithmetic (per-op floors); linear cases get none.
+  if (!cases.every((c) => c.partsAt)) return plain;
+  // A fifth pass parameter must earn its keep: kept only when it lowers the fit's objective
+  // (TPOT + TTFT median error) by MIN_CREDIT_GAIN, else small groups trade it against noise.
+  const credited = fitWithCredits(cases, range(0, 1, 0.25));
+  const gain = plain.tpotMedianErr + plain.ttftMedianErr - (credited.tpotMedianErr + credited.ttftMedianErr);
+  return gain >= MIN_CREDIT_GAIN ? credited : plain;
+}
+
+/** Least improvement of TPOT + TTFT median |relative error| that justifies a non-zero launch credit. */
+const MIN_CREDIT_GAIN = 0.005;
+
+function fitWithCredits(cases: readonly RawCase[], credits: number[]): FittedOverhead {
+  let best: Params = { k: 1, p: 0, l: 0, f: 1, c: 0 };
   let bestErr = Infinity;
   const seen = new Map<string, { q: Params; e: number }>();
   const consider = (q: Params): void => {
-    const key = `${q.k}|${q.p}|${q.l}|${q.f}`;
+    const key = `${q.k}|${q.p}|${q.l}|${q.f}|${q.c}`;
     if (seen.has(key)) return;
     const e = tpotErr(cases, q);
     seen.set(key, { q, e });
     if (e < bestErr - 1e-12) { bestErr = e; best = q; }
   };
-  for (const k of range(K_MIN, K_MAX, 0.1)) for (const p of range(0, 6, 0.5)) for (const l of [0, 0.01, 0.02, 0.04]) for (const f of range(0, 1, 0.25)) consider({ k, p, l, f });
-  // Local refinement: shrink steps around the incumbent.
-  let step = { k: 0.05, p: 0.25, l: 0.005, f: 0.125 };
+  for (const c of credits) for (const k of range(K_MIN, K_MAX, 0.1)) for (const p of range(0, 6, 0.5)) for (const l of [0, 0.01, 0.02, 0.04]) for (const f of range(0, 1, 0.25)) consider({ k, p, l, f, c });
+  // Local refinement: shrink steps around the incumbent (the credit moves on a 1/16 lattice).
+  let step = { k: 0.05, p: 0.25, l: 0.005, f: 0.125, c: credits.length > 1 ? 0.125 : 0 };
   for (let round = 0; round < 4; round++) {
     const c0 = best;
-    for (const dk of [-1, 0, 1]) for (const dp of [-1, 0, 1]) for (const dl of [-1, 0, 1]) for (const df of [-1, 0, 1]) {
-      const q = { k: Math.round((c0.k + dk * step.k) * 160) / 160, p: c0.p + dp * step.p, l: c0.l + dl * step.l, f: c0.f + df * step.f };
-      if (q.k < K_MIN || q.k > K_MAX || q.p < 0 || q.l < 0 || q.f < 0 || q.f > 1) continue;
+    for (const dc of step.c > 0 && round < 2 ? [-1, 0, 1] : [0]) for (const dk of [-1, 0, 1]) for (const dp of [-1, 0, 1]) for (const dl of [-1, 0, 1]) for (const df of [-1, 0, 1]) {
+      const q = { k: Math.round((c0.k + dk * step.k) * 160) / 160, p: c0.p + dp * step.p, l: c0.l + dl * step.l, f: c0.f + df * step.f, c: Math.round((c0.c + dc * step.c) * 16) / 16 };
+      if (q.k < K_MIN || q.k > K_MAX || q.p < 0 || q.l < 0 || q.f < 0 || q.f > 1 || q.c < 0 || q.c > 1) continue;
       consider(q);
     }
-    step = { k: step.k / 2, p: step.p / 2, l: step.l / 2, f: step.f / 2 };
+    step = { k: step.k / 2, p: step.p / 2, l: step.l / 2, f: step.f / 2, c: step.c / 2 };
   }
   // Near-optimal TPOT fits with distinct kernel scales (best first).
   const byK = new Map<number, { q: Params; e: number }>();
@@ -181,7 +198,7 @@ export function fitOverhead(cases: readonly RawCase[]): FittedOverhead {
   const r = (x: number): number => Math.round(x * 1e4) / 1e4;
   const q = chosen.q;
   return {
-    kernelScale: r(q.k), passMs: r(q.p), perLayerMs: r(q.l), prefillInterleave: r(q.f),
+    kernelScale: r(q.k), passMs: r(q.p), perLayerMs: r(q.l), prefillInterleave: r(q.f), launchCredit: r(q.c),
     burstShare: ttft.burstShare, ttftFixedMs: ttft.ttftFixedMs, burstRequests: ttft.burstRequests, prefillScale: ttft.prefillScale,
     tpotMedianErr: chosen.tpot, ttftMedianErr: ttft.ttftErr,
   };
@@ -198,7 +215,7 @@ const BURST_REQUESTS = [0, 25, 50, 100, 200, 400, 800, 1600];
  * (fixed, burstShare) only (burstRequests 0, prefillScale 1): cheap enough to rank pass-term candidates.
  */
 function fitTtft(cases: readonly RawCase[], q: Params, full = true): TtftFit {
-  const scaled = cases.map((c) => scaledParts(c, q.k, q.p + q.l * c.layers));
+  const scaled = cases.map((c) => scaledParts(c, q.k, q.c, q.p + q.l * c.layers));
   const tpots = scaled.map((p) => steadyTpot(p, q.f));
   const memo = new Map<number, { at0: Float64Array; at1: Float64Array }>();
   const termsAt = (m: number): { at0: Float64Array; at1: Float64Array } => {
