@@ -21,7 +21,6 @@
 //            is refined on its own rows only, so the held-out figures stay held out.
 //          --length-spread S (experiments only: the harness's per-request length spread, rowSpec.ts)
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Backend } from '../src/model/arch.js';
 import { parseArgs } from 'node:util';
 import { clearCoefficientsCache, coefficientsPath, coefficientsSchema, defaultCoefficientsDir } from '../src/hardware/perf/coefficients.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
@@ -70,7 +69,7 @@ const key = (r: RawReplay): string => `${r.sku}/${r.backend}`;
 console.log(`\nwithout replay corrections:\n${formatAccuracyReport(summariseResults(asResults(raw, () => null)))}`);
 // An agg admission delay only where the harness desynchronises the loop (rowSpec.ts): in a phase-locked
 // fixed-length loop the delay re-synchronises requests into prefill waves instead of adding to TTFT.
-const aggAdmissionFor = (b: string): boolean => (lengthSpread ?? AGG_LENGTH_SPREAD[b as Backend]) > 0;
+const aggAdmissionFor = (): boolean => (lengthSpread ?? AGG_LENGTH_SPREAD) > 0;
 let fit = fitReplayOverheads(raw, 12, admission, aggAdmissionFor);
 let folds = [0, 1].map((k) => fitReplayOverheads(raw.filter((r) => foldOf(r.id) === k), 12, admission, aggAdmissionFor));
 // Fixed-point refinement (see --refine): replays under a fit, mapped back to "raw" terms of that fit.

@@ -83,15 +83,15 @@ describe('accuracy rows and specs (pure)', () => {
     const agg = parseE2eRow(csv({}), () => true);
     if (typeof agg === 'string') throw new Error(agg);
     const w = replaySpecForRow(agg, 80e9).workload;
-    expect(w.osl).toBe(spreadLengths(128, AGG_LENGTH_SPREAD.vllm).max);
+    expect(w.osl).toBe(spreadLengths(128, AGG_LENGTH_SPREAD).max);
     expect(w.random_range_ratio).toBeLessThan(1);
     // SGLang: desynchronised like the others, except rows of the lock-step gap-sweep harness.
     const sg = parseE2eRow(csv({ backend: 'sglang' }), () => true);
     const sgSweep = parseE2eRow(csv({ backend: 'sglang', silicon_data_source: 'source_file=/x/aic-auto-gap-analysis/data/h100_sxm/a.csv' }), () => true);
     if (typeof sg === 'string' || typeof sgSweep === 'string') throw new Error('sglang rows');
     expect(sgSweep.harness).toBe('gap-sweep');
-    expect(defaultLengthSpread(sg)).toBe(AGG_LENGTH_SPREAD.sglang);
-    expect(AGG_LENGTH_SPREAD.sglang).toBeGreaterThan(0);
+    expect(defaultLengthSpread(sg)).toBe(AGG_LENGTH_SPREAD);
+    expect(AGG_LENGTH_SPREAD).toBeGreaterThan(0);
     expect(defaultLengthSpread(sgSweep)).toBe(0);
     const dis = parseE2eRow(
       csv({ mode: 'disagg', silicon_data_source: '', batch_size: '', prefill_batch_size: '1', prefill_num_workers: '1', prefill_tp_size: '1', decode_batch_size: '8', decode_num_workers: '1', decode_tp_size: '1' }),

@@ -50,7 +50,6 @@ function moeDistribution(m: ModelArch): string {
   return m.moeRoutingSkew ?? (m.attention === 'mla' ? 'power_law_1.01' : 'power_law_1.2');
 }
 
-
 /** Bounded memo: cleared wholesale when full (the simulator revisits a small set of token counts). */
 const MEMO_LIMIT = 8192;
 

@@ -75,8 +75,8 @@ export interface RowSpecOptions {
   lengthSpread?: number;
 }
 
-/** Length spread of agg rows per backend (module comment: the loop-desynchronisation measurements). */
-export const AGG_LENGTH_SPREAD: Readonly<Record<Backend, number>> = { vllm: 0.1, trtllm: 0.1, sglang: 0.1 };
+/** Length spread of agg rows, every backend (module comment: the loop-desynchronisation measurements). */
+export const AGG_LENGTH_SPREAD = 0.1;
 
 /**
  * Default `lengthSpread` of a row: AGG_LENGTH_SPREAD for agg rows, exact lengths for disagg rows and
@@ -85,7 +85,7 @@ export const AGG_LENGTH_SPREAD: Readonly<Record<Backend, number>> = { vllm: 0.1,
 export function defaultLengthSpread(row: Pick<E2eRow, 'mode' | 'backend' | 'harness'>): number {
   if (row.mode !== 'agg') return 0;
   if (row.backend === 'sglang' && row.harness === 'gap-sweep') return 0;
-  return AGG_LENGTH_SPREAD[row.backend];
+  return AGG_LENGTH_SPREAD;
 }
 
 /**
