@@ -1,7 +1,9 @@
 // `node --import tsx scripts/calibrate-replay.ts`: fits the replay's corrections of the perf model
 // (`overhead.replay` in systems/coefficients/<sku>/<backend>.json: pass-time scale and admission
-// delays) against measured TTFT/TPOT of e2e/silicon_dev.csv (agg + disagg), replaying every row
-// whose replay is cheap enough (--max-work tokens emitted) once without corrections.
+// delays, per architecture class where a class has rows enough) against measured TTFT/TPOT of
+// e2e/silicon_dev.csv (agg + disagg), replaying every row once without corrections — rows whose replay
+// would emit more than --max-work tokens with fewer requests (never under 2 × concurrency), exactly as
+// `npm run bench accuracy` replays them; agg rows are read in the 'benchmark' window (evaluate.ts).
 // Reports in-sample and 2-fold held-out (row-id hash) errors of the first-order fit; the bench
 // (`npm run bench accuracy`) replays again with the written corrections for the true figures.
 // Run after `npm run calibrate` (which rewrites the files without this block).
@@ -12,7 +14,7 @@
 // TTFT ≈ s·TTFT₀ + d does not hold — the delay re-synchronises requests into prefill waves (one c=4
 // row: +232 ms TTFT for d = 72 ms; verified agg TTFT 57.5 % vs 35.0 % without) — while in the
 // desynchronised loop it verifies close to first order (--verify prints both).
-// Options: --out DIR  --max-work N (default 5e5: ~600 rows, about a minute on a shared machine)
+// Options: --out DIR  --max-work N (default 5e5: every row, ~75 s per pass on a shared machine)
 //          --admission all|disagg|none (default all)  --dry-run
 //          --verify (replay again with the fitted corrections: in-sample and 2-fold held out)
 //          --refine N (default 1): fixed-point rounds — replay with the current fit and refit on those
@@ -25,8 +27,9 @@ import { parseArgs } from 'node:util';
 import { clearCoefficientsCache, coefficientsPath, coefficientsSchema, defaultCoefficientsDir } from '../src/hardware/perf/coefficients.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
 import { formatAccuracyReport, replayRow, summariseResults, type RowResult } from '../src/replay/accuracy/evaluate.js';
-import { fitReplayOverheads, predictRaw, toReplayOverhead, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/replay/accuracy/replayFit.js';
-import { AGG_LENGTH_SPREAD, requestCount } from '../src/replay/accuracy/rowSpec.js';
+import { correctionsFor, fitReplayOverheads, predictRaw, toReplayOverhead, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/replay/accuracy/replayFit.js';
+import { AGG_LENGTH_SPREAD } from '../src/replay/accuracy/rowSpec.js';
+import { architectureClassOf } from '../src/model/architecture-class.js';
 import { loadE2eRows } from '../src/replay/accuracy/rows.js';
 import { foldOf } from '../src/replay/accuracy/subset.js';
 
@@ -44,22 +47,21 @@ const dir = perfdbDir();
 const t0 = Date.now();
 
 const { rows } = loadE2eRows(dir, (sku) => Boolean(readRooflineRef(dir, sku).flops.fp4));
-const usable = rows.filter((r) => requestCount(r.concurrency) * r.osl <= maxWork);
-const byId = new Map(usable.map((r) => [r.id, r]));
+const byId = new Map(rows.map((r) => [r.id, r]));
 const raw: RawReplay[] = [];
 let failed = 0;
-for (const r of usable) {
+for (const r of rows) {
   try {
-    const x = replayRow(r, { coefficientsDir: outDir, lengthSpread, replayOverhead: null });
-    raw.push({ id: r.id, sku: r.sku, backend: r.backend, mode: r.mode, ttft0: x.ttftMs, tpot0: x.tpotMs, ttftMs: r.ttftMs, tpotMs: r.tpotMs });
+    const x = replayRow(r, { coefficientsDir: outDir, lengthSpread, maxWork, replayOverhead: null });
+    raw.push({ id: r.id, sku: r.sku, backend: r.backend, mode: r.mode, arch: architectureClassOf(r.model), ttft0: x.ttftMs, tpot0: x.tpotMs, ttftMs: r.ttftMs, tpotMs: r.tpotMs });
   } catch (err) {
     failed++;
     if (failed <= 5) console.warn(`  ${r.id}: ${(err as Error).message}`);
   }
 }
-console.log(`replayed ${raw.length} of ${rows.length} rows (${rows.length - usable.length} above --max-work ${maxWork}, ${failed} failed) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`replayed ${raw.length} of ${rows.length} rows (requests capped at --max-work ${maxWork} tokens, ${failed} failed) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-const asResults = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => Pick<ReplayFit, 'passScale' | 'admissionMs' | 'disaggAdmissionMs'> | null): RowResult[] =>
+const asResults = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => ReplayFit | null): RowResult[] =>
   rs.map((r) => {
     const p = fitOf(r) ? predictRaw(r, fitOf(r)!) : { ttftMs: r.ttft0, tpotMs: r.tpot0 };
     return { id: r.id, key: `${r.sku}/${r.backend}/${r.mode}`, measuredTtftMs: r.ttftMs, measuredTpotMs: r.tpotMs, ttftMs: p.ttftMs, tpotMs: p.tpotMs, ttftErr: p.ttftMs / r.ttftMs - 1, tpotErr: p.tpotMs / r.tpotMs - 1 };
@@ -79,9 +81,9 @@ const refined = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => ReplayFit | 
     const f = fitOf(x);
     if (!f) continue;
     try {
-      const y = replayRow(byId.get(x.id)!, { coefficientsDir: outDir, lengthSpread, replayOverhead: toReplayOverhead(f, 'refine') });
-      const d = x.mode === 'disagg' ? f.disaggAdmissionMs : f.admissionMs;
-      out.push({ ...x, ttft0: Math.max(1e-6, (y.ttftMs - d) / f.passScale), tpot0: y.tpotMs / f.passScale });
+      const y = replayRow(byId.get(x.id)!, { coefficientsDir: outDir, lengthSpread, maxWork, replayOverhead: toReplayOverhead(f, 'refine') });
+      const c = correctionsFor(x, f);
+      out.push({ ...x, ttft0: Math.max(1e-6, (y.ttftMs - c.admissionMs) / c.passScale), tpot0: y.tpotMs / c.passScale });
     } catch {
       out.push(x);
     }
@@ -113,7 +115,7 @@ if (values.verify) {
     for (const x of raw) {
       const f = fitOf(x);
       try {
-        done.push(replayRow(byId.get(x.id)!, { coefficientsDir: outDir, lengthSpread, replayOverhead: f ? toReplayOverhead(f, 'verify') : null }));
+        done.push(replayRow(byId.get(x.id)!, { coefficientsDir: outDir, lengthSpread, maxWork, replayOverhead: f ? toReplayOverhead(f, 'verify') : null }));
       } catch {
         // A row that replays raw but not corrected is reported by the bench; skip it here.
       }
@@ -139,7 +141,7 @@ for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
   };
   const source = `fitted:replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, admission delays fitted: ${admission}, disagg delay pooled over SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
   file.overhead.replay = toReplayOverhead(f, source);
-  console.log(`${k}: ${JSON.stringify({ passScale: f.passScale, admissionMs: f.admissionMs, disaggAdmissionMs: f.disaggAdmissionMs, rows: f.rows })}`);
+  console.log(`${k}: ${JSON.stringify({ passScale: f.passScale, admissionMs: f.admissionMs, disaggAdmissionMs: f.disaggAdmissionMs, rows: f.rows, byArchitecture: f.byArchitecture })}`);
   if (!values['dry-run']) writeFileSync(path, `${JSON.stringify(file)}\n`);
 }
 clearCoefficientsCache();

@@ -81,6 +81,6 @@ export interface LinearAttentionSpec {
   convKernel: number;
 }
 
-export function isMoe(m: ModelArch): boolean {
+export function isMoe(m: Pick<ModelArch, 'numExperts'>): boolean {
   return m.numExperts > 0;
 }

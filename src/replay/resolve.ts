@@ -7,6 +7,7 @@ import { createEnginePerf } from '../hardware/perf/engine.js';
 import type { ReplayOverhead } from '../hardware/perf/coefficients.js';
 import { loadSystem } from '../hardware/systems.js';
 import type { SystemSpec } from '../hardware/system.js';
+import { architectureClassOf } from '../model/architecture-class.js';
 import { resolveModel } from '../model/catalog.js';
 import { estimateMemory, kvBytesPerToken } from '../model/memory.js';
 import type { KvCacheDtype, ModelArch, WeightQuant } from '../model/arch.js';
@@ -142,8 +143,9 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
     // Replay-fitted corrections of the perf model (scripts/calibrate-replay.ts), when present.
     const rc = opts.replayOverhead === undefined ? perf.overhead.replay : (opts.replayOverhead ?? undefined);
     if (rc) {
-      engine.passTimeScale = rc.passScale;
-      engine.admissionDelayMs = bd.deployment_mode === 'disagg' ? rc.disaggAdmissionMs : rc.admissionMs;
+      const own = bd.deployment_mode === 'agg' ? rc.byArchitecture?.[architectureClassOf(model)] : undefined;
+      engine.passTimeScale = own?.passScale ?? rc.passScale;
+      engine.admissionDelayMs = bd.deployment_mode === 'disagg' ? rc.disaggAdmissionMs : (own?.admissionMs ?? rc.admissionMs);
     }
     return { role, engine, perf, gpusPerWorker: gpusPerWorker(shape), replicas: group.replicas, startupTimeMs: (args.startup_time ?? 0) * 1000 };
   });

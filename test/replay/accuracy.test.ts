@@ -5,30 +5,33 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { perfdbDir, readRooflineRef } from '../../src/hardware/perf/perfdbTables.js';
-import { evaluateReplayAccuracy, formatAccuracyReport, meanLatencies, replayRow, summarise } from '../../src/replay/accuracy/evaluate.js';
+import { benchmarkMeans, evaluateReplayAccuracy, formatAccuracyReport, meanLatencies, replayRow, summarise } from '../../src/replay/accuracy/evaluate.js';
 import { loadE2eRows, parseE2eRow } from '../../src/replay/accuracy/rows.js';
 import { AGG_LENGTH_SPREAD, defaultLengthSpread, replaySpecForRow, requestCount, requestCountForRow, spreadLengths } from '../../src/replay/accuracy/rowSpec.js';
 import { ciSubset, foldOf } from '../../src/replay/accuracy/subset.js';
-import { fitReplayOverheads, type RawReplay } from '../../src/replay/accuracy/replayFit.js';
+import { correctionsFor, fitReplayOverheads, predictRaw, type RawReplay } from '../../src/replay/accuracy/replayFit.js';
 
 const dir = perfdbDir();
 const hasFp4 = (sku: string): boolean => Boolean(readRooflineRef(dir, sku).flops.fp4);
 
 
 // Ratchets on the CI subset (median |relative error|), set just above the current figures with the
-// committed replay corrections: agg 20.9 % TTFT / 9.6 % TPOT (71 rows), disagg 4.3 % / 40.3 % (3 rows,
-// in-sample: the disagg admission delay was fitted on them among others). Measured 2026-11-30 after the
-// SGLang scheduler got conservative admission + retraction and SGLang rows of the serving dumps got the
-// length spread (rowSpec.ts), with `scripts/calibrate-replay.ts --refine 1`. The subset is 8 rows per
-// (sku, backend, mode) under 150k emitted tokens: with 4 per group (36 rows, the cheapest) it swung
-// 29 → 36 % agg TTFT while the whole bench improved 32.5 → 24.4 %, too few rows to ratchet on.
+// committed replay corrections: agg 13.5 % TTFT / 10.0 % TPOT (71 rows), disagg 7.2 % / 40.6 % (3 rows,
+// in-sample: the disagg admission delay was fitted on them among others). Measured 2026-11-30 after agg
+// rows were read in the 'benchmark' window (evaluate.ts) and the corrections got per-architecture-class
+// values fitted on every row (`scripts/calibrate-replay.ts --verify`): on the whole bench agg TTFT went
+// 25.6 → 18.6 % and TPOT 10.8 → 9.5 %, while on this subset TPOT moved 9.6 → 10.0 % and disagg TTFT
+// 4.3 → 7.2 % (3 rows; the disagg delay is now fitted on all 28 disagg rows), so those two floors were
+// relaxed by that much. The subset is 8 rows per (sku, backend, mode) under 150k emitted tokens: with 4
+// per group (36 rows, the cheapest) it swung 29 → 36 % agg TTFT while the whole bench improved
+// 32.5 → 24.4 %, too few rows to ratchet on.
 const FLOORS = {
-  agg: { ttft: 0.215, tpot: 0.1 },
+  agg: { ttft: 0.14, tpot: 0.102 },
   // Disagg TPOT is high (3 rows) since DeepSeek fp8 checkpoints moved to the measured block-scaled fp8
   // kernels: the b200/sglang rows decode faster than those kernels allow (unrecorded MTP speculative
   // decoding, likely), so the physically slower kernels widen the gap. 0.36 → 0.41 with the decode
   // launch credit (perf model, 2026-11-30): agg TPOT improved on the whole bench, these 3 rows did not.
-  disagg: { ttft: 0.05, tpot: 0.41 },
+  disagg: { ttft: 0.075, tpot: 0.41 },
 };
 
 describe('accuracy rows and specs (pure)', () => {
@@ -120,6 +123,9 @@ describe('accuracy rows and specs (pure)', () => {
     ];
     expect(meanLatencies(done, 0)).toEqual({ ttftMs: 55, tpotMs: 5.5, n: 2 });
     expect(meanLatencies(done, 1)).toEqual({ ttftMs: 10, tpotMs: 1, n: 1 });
+    // The benchmark window weighs the start-up wave (ids < concurrency) by the burst share.
+    expect(benchmarkMeans(done, 1, 0.25)).toEqual({ ttftMs: 0.25 * 100 + 0.75 * 10, tpotMs: 0.25 * 10 + 0.75 * 1 });
+    expect(benchmarkMeans(done, 2, 0.25)).toEqual({ ttftMs: 55, tpotMs: 5.5 }); // no request after the wave
     const s = summarise('k', [{ id: 'a', key: 'k', measuredTtftMs: 1, measuredTpotMs: 1, ttftMs: 1.2, tpotMs: 0.9, ttftErr: 0.2, tpotErr: -0.1 }]);
     expect(s).toMatchObject({ rows: 1, ttftMedian: 0.2, tpotBias: -0.1 });
     expect(s.tpotMedian).toBeCloseTo(0.1, 12);
@@ -148,6 +154,38 @@ describe('accuracy rows and specs (pure)', () => {
     expect(fit.get('h100_sxm/vllm')).toMatchObject({ passScale: 1.2, admissionMs: 40, rows: 20 });
     expect(fit.get('h100_sxm/sglang')).toMatchObject({ passScale: 1.2, admissionMs: 0 });
     expect(fitReplayOverheads(raw, 12, 'disagg').get('h100_sxm/vllm')!.admissionMs).toBe(0);
+  });
+
+  it('fits an architecture class its own corrections when it has rows enough, and applies them to agg rows only', () => {
+    // Dense rows: TTFT = TTFT₀ + 10; MLA-MoE rows: TTFT = 1.1·TTFT₀ + 120, TPOT = 1.1·TPOT₀.
+    const raw: RawReplay[] = [];
+    for (let i = 0; i < 40; i++) {
+      const mla = i % 2 === 1;
+      const ttft0 = 50 + 7 * i;
+      const tpot0 = 5 + i / 8;
+      const s = mla ? 1.1 : 1;
+      raw.push({ id: `r${i}`, sku: 'b200_sxm', backend: 'trtllm', mode: 'agg', arch: mla ? 'mla-moe' : 'gqa-dense', ttft0, tpot0, ttftMs: s * ttft0 + (mla ? 120 : 10), tpotMs: s * tpot0 });
+    }
+    const fit = fitReplayOverheads(raw, 12).get('b200_sxm/trtllm')!;
+    expect(fit.byArchitecture?.['mla-moe']).toMatchObject({ passScale: 1.1, admissionMs: 120, rows: 20 });
+    expect(fit.byArchitecture?.['gqa-dense']).toMatchObject({ passScale: 1, admissionMs: 10, rows: 20 });
+    expect(correctionsFor({ mode: 'agg', arch: 'mla-moe' }, fit)).toEqual({ passScale: 1.1, admissionMs: 120 });
+    expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, fit)).toEqual({ passScale: fit.passScale, admissionMs: fit.disaggAdmissionMs });
+    expect(predictRaw(raw[1], fit).ttftMs).toBeCloseTo(raw[1].ttftMs, 9);
+    // Too few rows of a class: no entry (the (sku, backend) values apply).
+    expect(fitReplayOverheads(raw.slice(0, 20), 12).get('b200_sxm/trtllm')!.byArchitecture).toBeUndefined();
+  });
+
+  it('the replay applies a class correction to aggregated serving of that class', () => {
+    const row = parseE2eRow(csv({ model_path: 'meta-llama/Llama-3.1-8B-Instruct', tp_size: '1', attention_dp_size: '1', silicon_data_source: 'silicon_concurrency=1', isl: '512', osl: '16' }), () => true);
+    if (typeof row === 'string') throw new Error(row);
+    const base = { passScale: 1, admissionMs: 0, disaggAdmissionMs: 0, source: 'test', rows: 0 };
+    const plain = replayRow(row, { replayOverhead: base });
+    const other = replayRow(row, { replayOverhead: { ...base, byArchitecture: { 'mla-moe': { passScale: 3, admissionMs: 500, rows: 1 } } } });
+    const own = replayRow(row, { replayOverhead: { ...base, byArchitecture: { 'gqa-dense': { passScale: 2, admissionMs: 50, rows: 1 } } } });
+    expect(other.ttftMs).toBe(plain.ttftMs);
+    expect(own.ttftMs).toBeCloseTo(2 * plain.ttftMs + 50, 6);
+    expect(own.tpotMs).toBeCloseTo(2 * plain.tpotMs, 6);
   });
 
   it('folds split rows by id hash, stably', () => {

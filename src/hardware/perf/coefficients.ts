@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { NoPerfDatabase } from '../../errors.js';
 import type { Backend } from '../../model/arch.js';
+import { ARCHITECTURE_CLASSES } from '../../model/architecture-class.js';
 import { gridFromJson, type Grid } from './grid.js';
 
 const axisSchema = z.object({ lo: z.number(), step: z.number().positive(), n: z.number().int().positive() });
@@ -41,6 +42,12 @@ export const replayOverheadSchema = z.object({
   admissionMs: z.number().nonnegative(),
   /** The same for disaggregated serving (prefill admission; includes P/D handshake and routing), ms. */
   disaggAdmissionMs: z.number().nonnegative(),
+  /**
+   * Aggregated serving of one architecture class (src/model/architecture-class.ts): its own pass scale
+   * and admission delay where the class had enough rows to fit them; other classes and disaggregated
+   * serving use the values above.
+   */
+  byArchitecture: z.partialRecord(z.enum(ARCHITECTURE_CLASSES), z.object({ passScale: z.number().positive(), admissionMs: z.number().nonnegative(), rows: z.number().int().nonnegative() })).optional(),
   /** Provenance: fitted rows, folds and held-out errors. */
   source: z.string(),
   rows: z.number().int().nonnegative(),
