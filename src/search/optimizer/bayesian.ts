@@ -9,6 +9,7 @@ import { FantasyBelief } from './fantasy.js';
 import { fitFeasibility } from './feasibility.js';
 import { GpPosterior, defaultHyper, fitHyper } from './gp.js';
 import type { AskContext, StoredTrial } from './optimizer.js';
+import type { PointMemo } from './point-memo.js';
 import { finiteSize, pointKey, type Point } from './space.js';
 import { selectObservations } from './subset.js';
 
@@ -49,15 +50,15 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   // where the projection put it: modelled too, it made an engine size the projection could not honour
   // look good and cut the sweeper benchmark's sample efficiency (trials to 99 %: dense agg 39.5 → 23.5
   // with asked points only). Evaluated points still feed the feasibility model and the seen/near sets.
-  const distinct = distinctEvaluations(s.space, s.trials);
+  const distinct = distinctEvaluations(ctx.memo, s.trials);
   const modelled = distinct.filter((t) => t.f && t.y && t.asked);
   const minDesign = Math.min(cfg.initialDesign, finiteSize(s.space));
   if (s.trials.length < minDesign || modelled.length < 2) return design();
 
-  const { codec } = ctx;
+  const { codec, memo } = ctx;
   const featureDim = codec.featureDim;
   const dims = codec.dimCount;
-  const x = modelled.map((t) => codec.encode(t.p));
+  const x = modelled.map((t) => memo.encode(t.p));
   // Sign-normalize (higher is better) and standardize each objective.
   const z = s.objectives.map((o, oi) => {
     const raw = modelled.map((t) => (o.direction === 'max' ? t.y![oi] : -t.y![oi]));
@@ -89,7 +90,7 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   const anyInfeasible = distinct.some((t) => !t.f);
   const feasibility = anyInfeasible
     ? fitFeasibility(
-        distinct.map((t) => codec.encode(t.p)),
+        distinct.map((t) => memo.encode(t.p)),
         distinct.map((t) => t.f),
         featureDim,
         dims,
@@ -104,7 +105,7 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   // Never fewer than 4 candidates per requested point, so a large batch is not starved.
   const budget = Math.max(4 * k, cfg.minCandidates, Math.min(cfg.maxCandidates, Math.floor(cfg.acquisitionFlops / Math.max(1, perCandidate))));
   const anchors = anchorsOf(modelled.map((t) => t.p), z, cfg.anchors);
-  const { points, haltonUsed } = generateCandidates({
+  const { points, keys, haltonUsed } = generateCandidates({
     codec,
     rng: ctx.rng,
     halton: ctx.candidateStream,
@@ -113,6 +114,7 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
     anchors,
     exclude: ctx.seen,
     near: [...s.trials.flatMap((t) => (t.o ? [t.p, t.o] : [t.p])), ...s.pending],
+    memo,
   });
   s.candidates += haltonUsed;
   if (points.length === 0) return [];
@@ -121,11 +123,11 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   const localKeys = new Set(
     anchors.slice(0, cfg.localAnchors).flatMap((a) => coordinateNeighbourhood(codec, a, 1, Infinity).map((q) => pointKey(s.space, q))),
   );
-  const local = Uint8Array.from(points, (p) => (localKeys.has(pointKey(s.space, p)) ? 1 : 0));
+  const local = Uint8Array.from(keys, (key) => (localKeys.has(key) ? 1 : 0));
   const encoded = points.map((p) => codec.encode(p));
   const beliefs = gps.map((gp) => new FantasyBelief(gp, encoded));
   for (const p of s.pending) {
-    const e = codec.encode(p);
+    const e = memo.encode(p);
     for (const b of beliefs) b.addFantasy(e);
   }
   const picks = selectBatch({
@@ -142,12 +144,12 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
 }
 
 /** One observation per distinct point among the asked (`p`) and evaluated (`o`) ones, first tell wins. */
-function distinctEvaluations(space: AskContext['state']['space'], trials: readonly StoredTrial[]): (StoredTrial & { asked: boolean })[] {
+function distinctEvaluations(memo: PointMemo, trials: readonly StoredTrial[]): (StoredTrial & { asked: boolean })[] {
   const keys = new Set<string>();
   const out: (StoredTrial & { asked: boolean })[] = [];
   for (const t of trials) {
     for (const p of t.o ? [t.p, t.o] : [t.p]) {
-      const k = pointKey(space, p);
+      const k = memo.key(p);
       if (keys.has(k)) continue;
       keys.add(k);
       out.push({ p, f: t.f, ...(t.y ? { y: t.y } : {}), asked: p === t.p });

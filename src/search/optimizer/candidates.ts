@@ -5,6 +5,7 @@ import type { ScrambledHalton } from './halton.js';
 import type { Prng } from './prng.js';
 import { finiteSize, pointKey, type Point, type SpaceCodec } from './space.js';
 import { coordinateNeighbourhood } from './neighbourhood.js';
+import { PointMemo } from './point-memo.js';
 import { enumerateSpace } from './thorough.js';
 
 export interface CandidateRequest {
@@ -24,34 +25,36 @@ export interface CandidateRequest {
    * (latent parallel features projected onto a legal config) it is usually the very same evaluation.
    */
   near?: readonly Point[];
+  /** Keys and encodings of the (long-lived) `near` points, kept across asks by the caller. */
+  memo?: PointMemo;
 }
 
 /** Continuous-coordinate distance (unit space, per dimension) under which a candidate counts as near. */
 export const NEAR_RADIUS = 0.05;
 
-/** Finite-dimension key → continuous unit coordinates of the `near` points sharing it. */
-function nearIndex(codec: SpaceCodec, near: readonly Point[]): { test: (p: Point) => boolean } {
-  const space = codec.space;
-  const finite = space.filter((d) => d.kind !== 'continuous');
-  const continuous = space.map((d, i) => (d.kind === 'continuous' ? i : -1)).filter((i) => i >= 0);
-  if (continuous.length === 0 || near.length === 0) return { test: () => false };
-  const unit = (p: Point): Float64Array => {
-    const x = codec.encode(p);
-    return Float64Array.from(continuous, (i) => x[codec.featureOffset(i)]);
-  };
-  const index = new Map<string, Float64Array[]>();
+/** Finite-dimension key → the `near` points sharing it (their continuous coordinates are compared). */
+function nearIndex(memo: PointMemo, near: readonly Point[]): { test: (p: Point) => boolean } {
+  const codec = memo.codec;
+  const offsets = codec.space.flatMap((d, i) => (d.kind === 'continuous' ? [codec.featureOffset(i)] : []));
+  if (offsets.length === 0 || near.length === 0) return { test: () => false };
+  const index = new Map<string, Point[]>();
   for (const p of near) {
-    const k = pointKey(finite, p);
+    const k = memo.finiteKey(p);
     const list = index.get(k);
-    if (list) list.push(unit(p));
-    else index.set(k, [unit(p)]);
+    if (list) list.push(p);
+    else index.set(k, [p]);
   }
+  // Candidates are fresh objects, looked at once: their keys are not memoized.
+  const finite = codec.space.filter((d) => d.kind !== 'continuous');
   return {
     test(p) {
       const list = index.get(pointKey(finite, p));
       if (!list) return false;
-      const u = unit(p);
-      return list.some((v) => v.every((c, j) => Math.abs(c - u[j]) < NEAR_RADIUS));
+      const u = codec.encode(p);
+      return list.some((q) => {
+        const v = memo.encode(q);
+        return offsets.every((o) => Math.abs(v[o] - u[o]) < NEAR_RADIUS);
+      });
     },
   };
 }
@@ -74,21 +77,30 @@ const LOCAL_MOVES: ({ changes: number } | { radius: number })[] = [
 /** Share of the local-candidate budget spent on exhaustive coordinate neighbourhoods. */
 const EXHAUSTIVE_SHARE = 0.6;
 
-export function generateCandidates(req: CandidateRequest): { points: Point[]; haltonUsed: number } {
+/** The candidates and their pointKeys (parallel arrays). */
+export function generateCandidates(req: CandidateRequest): { points: Point[]; keys: string[]; haltonUsed: number } {
   const { codec, rng, exclude, budget } = req;
   const space = codec.space;
   const size = finiteSize(space);
-  if (size <= budget) {
-    return { points: enumerateSpace(space).filter((p) => !exclude.has(pointKey(space, p))), haltonUsed: 0 };
-  }
-  const keys = new Set<string>();
   const points: Point[] = [];
-  const near = nearIndex(codec, req.near ?? []);
+  const keys: string[] = [];
+  if (size <= budget) {
+    for (const p of enumerateSpace(space)) {
+      const k = pointKey(space, p);
+      if (exclude.has(k)) continue;
+      points.push(p);
+      keys.push(k);
+    }
+    return { points, keys, haltonUsed: 0 };
+  }
+  const taken = new Set<string>();
+  const near = nearIndex(req.memo ?? new PointMemo(codec), req.near ?? []);
   const add = (p: Point): void => {
     const k = pointKey(space, p);
-    if (exclude.has(k) || keys.has(k) || near.test(p)) return;
-    keys.add(k);
+    if (exclude.has(k) || taken.has(k) || near.test(p)) return;
+    taken.add(k);
     points.push(p);
+    keys.push(k);
   };
   const nLocal = req.anchors.length > 0 ? Math.floor(budget * 0.5) : 0;
   const nHalton = Math.floor((budget - nLocal) / 2);
@@ -110,5 +122,5 @@ export function generateCandidates(req: CandidateRequest): { points: Point[]; ha
   }
   // Uniform fill (also makes up for duplicates the other generators produced in discrete spaces).
   for (let tries = 0; points.length < budget && tries < budget * 4; tries++) add(codec.sampleUniform(rng));
-  return { points, haltonUsed: h };
+  return { points, keys, haltonUsed: h };
 }

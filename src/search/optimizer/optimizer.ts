@@ -6,6 +6,7 @@ import { bayesianAsk } from './bayesian.js';
 import { haltonUnseen, uniformUnseen } from './design.js';
 import type { GpHyper } from './gp.js';
 import { ScrambledHalton } from './halton.js';
+import { PointMemo } from './point-memo.js';
 import { Prng, type PrngState } from './prng.js';
 import { pointKey, SpaceCodec, validateSpace, type Dimension, type Point } from './space.js';
 
@@ -90,6 +91,8 @@ export interface AskContext {
   design: ScrambledHalton;
   candidateStream: ScrambledHalton;
   seen: Set<string>;
+  /** Keys and encodings of the points this optimizer has built or been told (by object identity). */
+  memo: PointMemo;
 }
 
 class SeededOptimizer implements Optimizer {
@@ -97,31 +100,30 @@ class SeededOptimizer implements Optimizer {
 
   constructor(private readonly s: OptimizerState) {
     const codec = new SpaceCodec(s.space);
+    const memo = new PointMemo(codec);
     this.ctx = {
       state: s,
       codec,
       rng: Prng.fromState(s.rng),
       design: new ScrambledHalton(s.space.length, s.seed),
       candidateStream: new ScrambledHalton(s.space.length, (s.seed + 0x9e3779b9) >>> 0),
-      seen: new Set([
-        ...s.trials.flatMap((t) => (t.o ? [pointKey(s.space, t.p), pointKey(s.space, t.o)] : [pointKey(s.space, t.p)])),
-        ...s.pending.map((p) => pointKey(s.space, p)),
-      ]),
+      seen: new Set([...s.trials.flatMap((t) => (t.o ? [memo.key(t.p), memo.key(t.o)] : [memo.key(t.p)])), ...s.pending.map((p) => memo.key(p))]),
+      memo,
     };
   }
 
   ask(n: number): Point[] {
     if (!Number.isInteger(n) || n < 0) throw new InputError(`optimizer: ask(n) needs a non-negative integer, got ${n}`);
-    const { state: s, seen } = this.ctx;
+    const { state: s, seen, memo } = this.ctx;
     const out: Point[] = [];
     const accept = (p: Point): void => {
-      seen.add(pointKey(s.space, p));
+      seen.add(memo.key(p));
       s.pending.push(p);
       out.push(p);
     };
     while (out.length < n && s.queue.length > 0) {
       const p = s.queue.shift()!;
-      if (!seen.has(pointKey(s.space, p))) accept(p);
+      if (!seen.has(memo.key(p))) accept(p);
     }
     if (out.length < n) {
       const rest =
@@ -159,19 +161,19 @@ class SeededOptimizer implements Optimizer {
   }
 
   tell(trials: Trial[]): void {
-    const { state: s, codec, seen } = this.ctx;
+    const { state: s, codec, seen, memo } = this.ctx;
     for (const t of trials) {
       codec.checkPoint(t.point);
       const p = Object.fromEntries(s.space.map((d) => [d.name, t.point[d.name]]));
-      const key = pointKey(s.space, p);
-      const pi = s.pending.findIndex((q) => pointKey(s.space, q) === key);
+      const key = memo.key(p);
+      const pi = s.pending.findIndex((q) => memo.key(q) === key);
       if (pi >= 0) s.pending.splice(pi, 1);
       seen.add(key);
       let o: Point | undefined;
       if (t.observed) {
         codec.checkPoint(t.observed);
         const q = Object.fromEntries(s.space.map((d) => [d.name, t.observed![d.name]]));
-        const qKey = pointKey(s.space, q);
+        const qKey = memo.key(q);
         seen.add(qKey);
         if (qKey !== key) o = q;
       }
