@@ -52,6 +52,24 @@ export function aggConcurrency(source: string, batchSize: number, attentionDp: n
   return measuredConcurrency(source) ?? batchSize * attentionDp;
 }
 
+/**
+ * The deployment a row measured. Two families of rows carry the GPU count squared (found by the same
+ * measurement — identical TTFT and TPOT — appearing under both encodings):
+ * * `…_tpN_epN_…` rows of SGLang / TRT-LLM (and the db-dump configs they duplicate) carry moe_tp = N,
+ *   moe_ep = N and tp·dp = N² (64 for tp8_ep8); their twins `…_tpN_0_epN_…` read tp N (or attention
+ *   DP N), moe_tp 1, moe_ep N: an N-GPU engine with EP over its experts.
+ * * `…_tpN_epN_…` rows of vLLM carry tp N, attention DP N, moe_ep N²; their twins `…_tpN_0_epN_…`
+ *   (other runs of the same setting: TPOT within 1 %, TTFT within 4 %) read tp N, moe_ep N.
+ */
+export function deployedShape<S extends ParallelShape>(s: S): S {
+  const { tp, attention_dp: dp, moe_tp: mt, moe_ep: me } = s;
+  if (me > 1 && mt === me && tp * dp === mt * me) {
+    return dp > 1 ? { ...s, tp: 1, attention_dp: me, moe_tp: 1, moe_ep: me } : { ...s, tp: me, attention_dp: 1, moe_tp: 1, moe_ep: me };
+  }
+  if (dp > 1 && tp === dp && mt === 1 && me === tp * dp) return { ...s, attention_dp: 1, moe_ep: tp };
+  return s;
+}
+
 export interface E2eLoad {
   cases: E2eCase[];
   /** Rows skipped and why (unknown model, unsupported quantization). */
@@ -75,7 +93,7 @@ export function loadE2eCases(perfdb: string, hasFp4: (sku: string) => boolean = 
     if (backend !== 'vllm' && backend !== 'sglang' && backend !== 'trtllm') { skip(`backend ${r.backend}`); continue; }
     // Empty or 0 parallel sizes mean "not used" (1).
     const num = (k: string, d = 1): number => (r[k] && Number(r[k]) > 0 ? Number(r[k]) : d);
-    const shape = { tp: num('tp_size'), pp: num('pp_size'), attention_dp: num('attention_dp_size'), moe_tp: num('moe_tp_size'), moe_ep: num('moe_ep_size') };
+    const shape = deployedShape({ tp: num('tp_size'), pp: num('pp_size'), attention_dp: num('attention_dp_size'), moe_tp: num('moe_tp_size'), moe_ep: num('moe_ep_size') });
     cases.push({
       id: r.id,
       sku: r.system,

@@ -175,16 +175,19 @@ export class OpModel {
   }
 
   /**
-   * Framework all-reduce of `bytes` across n GPUs. Up to one node it is the measured curve (2/4/8 GPUs);
-   * beyond, it is hierarchical (NCCL's tree/ring over nodes): the node-level collective plus
-   * `crossNodes` for each GPU's 1/g share of the buffer over its own NIC.
+   * Framework all-reduce of `bytes` across n GPUs. Within one NVLink domain it is the measured curve
+   * (2/4/8 GPUs) of the framework's custom all-reduce. Beyond, the frameworks fall back to NCCL (their
+   * custom all-reduce is intra-node only: vLLM/SGLang log "Custom allreduce is disabled because this
+   * process group spans across nodes"), which is hierarchical: the measured 8-GPU NCCL all-reduce for
+   * the NVLink part plus `crossNodes` for each GPU's 1/g share of the buffer over its own NIC.
    */
   allReduce(bytes: number, n: number): number {
     if (n <= 1 || bytes <= 0) return 0;
     const measured = n <= 2 ? 2 : n <= 4 ? 4 : 8;
-    const g = this.curve('custom_allreduce', [String(measured)]) ?? this.need('nccl', [`all_reduce/${measured}`]);
+    const multiNode = n > this.domain();
+    const g = (multiNode ? this.curve('nccl', [`all_reduce/${measured}`]) : null) ?? this.curve('custom_allreduce', [String(measured)]) ?? this.need('nccl', [`all_reduce/${measured}`]);
     const t = this.apply(g, allReduceSol(bytes, measured, this.ref.intraNodeBwBps), [L(bytes)]);
-    return t + this.crossNodes(2 * bytes, n);
+    return t + this.crossNodes('all_reduce', bytes, n);
   }
 
   /** NCCL all-gather / reduce-scatter / all-to-all of a `bytes` buffer across n GPUs (hierarchical beyond a node). */
@@ -194,21 +197,39 @@ export class OpModel {
     const g = this.need('nccl', [`${op}/${measured}`]);
     const sol = op === 'all_reduce' ? allReduceSol(bytes, measured, this.ref.intraNodeBwBps) : collectiveSol(bytes, measured, this.ref.intraNodeBwBps);
     const t = this.apply(g, sol, [L(bytes)]);
-    return t + this.crossNodes(op === 'all_reduce' ? 2 * bytes : bytes, n);
+    return t + this.crossNodes(op, bytes, n);
+  }
+
+  /** GPUs sharing one NVLink domain (a node, or a GB200/GB300 rack). */
+  private domain(): number {
+    return Math.max(this.system.gpusPerNode, this.system.gpusPerRack);
   }
 
   /**
-   * Inter-node phase of a collective over n GPUs spanning several nodes (0 within one NVLink domain):
-   * each GPU moves its 1/g share of `traffic` bytes·(nodes−1)/nodes over its NIC, with one hop
-   * latency per ring step between nodes. (Within an NVLink domain — a node, or a GB200 rack — the
-   * measured 8-GPU curve already is the cost.)
+   * Inter-node phase of a collective of a `bytes` buffer over n GPUs spanning several NVLink domains
+   * (0 within one: the measured curve already is the cost). Bandwidth: all-reduce / all-gather /
+   * reduce-scatter run hierarchically, each GPU moving its 1/g share of the traffic (2·bytes for an
+   * all-reduce) × (nodes−1)/nodes over its own NIC; an all-to-all sends the (nodes−1)/nodes of its
+   * buffer addressed to other nodes through its own NIC. Latency: one link latency per sequential
+   * inter-node step of NCCL's algorithms (its cost model, src/graph/tuning.cc `nInterSteps`):
+   * ring all-reduce 2·(nodes−1) steps, tree all-reduce 2·⌈log2 nodes⌉ (NCCL picks the cheaper; the
+   * tree for latency-bound decode messages beyond 2 nodes), ring all-gather / reduce-scatter /
+   * all-to-all nodes−1.
    */
-  private crossNodes(traffic: number, n: number): number {
-    const s = this.system;
-    const domain = Math.max(s.gpusPerNode, s.gpusPerRack);
+  private crossNodes(op: CollectiveOp, bytes: number, n: number): number {
+    const domain = this.domain();
     if (n <= domain) return 0;
     const nodes = Math.ceil(n / domain);
-    return (traffic / domain) * ((nodes - 1) / nodes) / this.linkBw(n) + (nodes - 1) * s.p2pLatencyS;
+    const share = (nodes - 1) / nodes;
+    const perGpu = op === 'all_reduce' ? (2 * bytes) / domain : op === 'alltoall' ? bytes : bytes / domain;
+    const steps = op === 'all_reduce' ? Math.min(2 * (nodes - 1), 2 * Math.ceil(Math.log2(nodes))) : nodes - 1;
+    return (perGpu * share) / this.linkBw(n) + steps * this.interLatency(n);
+  }
+
+  /** One-way latency of a link between the GPUs of a group of n (AIC: p2p_latency; between racks inter_rack_latency). */
+  private interLatency(n: number): number {
+    const s = this.system;
+    return n > s.gpusPerRack && s.gpusPerRack > s.gpusPerNode && s.interRackLatencyS !== undefined ? s.interRackLatencyS : s.p2pLatencyS;
   }
 
   /** Per-GPU link bandwidth for a group of n GPUs (AIC get_p2p_bandwidth). */

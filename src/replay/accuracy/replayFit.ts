@@ -14,6 +14,9 @@
 // does not explain while dense models on the same engine need none — and one (sku, backend) value
 // settled between them. First-order on the 977 agg rows (2026-11-30, 'benchmark' window): TTFT median
 // |rel err| 22.3 % → 19.3 % in-sample (20.3 % 2-fold held out), TPOT 10.7 % → 9.6 % (10.2 %).
+// The (sku, backend) values then serve the rest — classes without an entry and disagg rows — so they
+// are fitted on those rows when there are `minRows` of them (a median over all rows sat between the
+// classes: h200/sglang's 11 dense rows got 1.1 where they need ~1.0), else on all of the group's rows.
 import type { ReplayOverhead } from '../../hardware/perf/coefficients.js';
 import { ARCHITECTURE_CLASSES, type ArchitectureClass } from '../../model/architecture-class.js';
 
@@ -106,11 +109,29 @@ export function fitReplayOverheads(
     byKey.set(keyOf(r), [...(byKey.get(keyOf(r)) ?? []), r]);
     byBackend.set(r.backend, [...(byBackend.get(r.backend) ?? []), r]);
   }
-  const scale = new Map<string, number>();
   const aggOf = (rs: RawReplay[]): RawReplay[] => rs.filter((r) => r.mode === 'agg');
+  // Classes with rows enough of their own; the (sku, backend) values are fitted on the other rows (the
+  // classes without an entry, and disagg rows) when those are enough, else on all of the group's rows.
+  const ownClasses = new Map<string, ArchitectureClass[]>();
+  for (const [k, rs] of byKey) {
+    const agg = aggOf(rs);
+    ownClasses.set(
+      k,
+      ARCHITECTURE_CLASSES.filter((cls) => {
+        const n = agg.filter((r) => r.arch === cls).length;
+        return n >= minRows && n < agg.length;
+      }),
+    );
+  }
+  const isRest = (r: RawReplay): boolean => r.mode === 'disagg' || !r.arch || !ownClasses.get(keyOf(r))!.includes(r.arch);
+  const restOr = (rs: RawReplay[]): RawReplay[] => {
+    const rest = rs.filter(isRest);
+    return rest.length >= minRows ? rest : rs;
+  };
+  const scale = new Map<string, number>();
   const pooledScale = new Map<string, number>();
   for (const [b, rs] of byBackend) pooledScale.set(b, fitPassScale(rs));
-  for (const [k, rs] of byKey) scale.set(k, rs.length >= minRows ? fitPassScale(rs) : pooledScale.get(rs[0].backend)!);
+  for (const [k, rs] of byKey) scale.set(k, rs.length >= minRows ? fitPassScale(restOr(rs)) : pooledScale.get(rs[0].backend)!);
   const s = (r: RawReplay): number => scale.get(keyOf(r))!;
   // Disagg rows are few: one admission time per backend, all SKUs pooled.
   const disaggAdmission = new Map<string, number>();
@@ -122,11 +143,10 @@ export function fitReplayOverheads(
   for (const [k, rs] of byKey) {
     const agg = aggOf(rs);
     const b = rs[0].backend;
-    const admissionMs = aggFitted(b) && agg.length >= minRows ? fitAdmission(agg, s) : pooledAdmission.get(b)!;
+    const admissionMs = aggFitted(b) && agg.length >= minRows ? fitAdmission(restOr(agg), s) : pooledAdmission.get(b)!;
     const byArchitecture: Partial<Record<ArchitectureClass, ClassFit>> = {};
-    for (const cls of ARCHITECTURE_CLASSES) {
+    for (const cls of ownClasses.get(k)!) {
       const mine = agg.filter((r) => r.arch === cls);
-      if (mine.length < minRows || mine.length === agg.length) continue;
       const passScale = fitPassScale(mine);
       byArchitecture[cls] = { passScale, admissionMs: aggFitted(b) ? fitAdmission(mine, () => passScale) : admissionMs, rows: mine.length };
     }

@@ -44,6 +44,12 @@
 //   median |rel err|: all exact 53 / 14 % (b200), 10 / 6 % (h100), 77 / 19 % (h200); all spread 39 / 13,
 //   20 / 27, 29 / 27 %; this split, with one refinement round of the fit (--refine 1), 31 / 13, 8 / 6,
 //   40 / 23 %. h200 mixes both harnesses under one (sku, backend) correction, hence its larger errors.
+//   Later (2026-11-30, per-class corrections, raw replays refitted per class): the lock-step behaviour
+//   is that of the h100 rows, SGLang 0.5.1.post1; the h200 gap-sweep rows (SGLang 0.5.6.post2, odd
+//   concurrencies such as 9, 56, 352) are desynchronised — e.g. Llama-3.1-8B tp1 c = 20, 8000/100
+//   measures 712 ms TTFT where a 20-prompt wave alone is ~2 s. h200/sglang agg first-order TTFT / TPOT
+//   21 → 18.3 % / 14.7 → 10.5 % with the spread on those rows too; h100 stays 6.7 / 4.5 % locked
+//   (35.6 / 9.3 % with the spread). So the split is by SGLang version: gap-sweep rows before 0.5.6.
 //   (Earlier, with spread, SGLang TPOT error doubled: that was before conservative admission, and with
 //   no SGLang admission delay fitted.)
 // * Also tried and rejected (agg TTFT median, same rows, on the perf model before 2026-11-30 01:29):
@@ -80,12 +86,27 @@ export const AGG_LENGTH_SPREAD = 0.1;
 
 /**
  * Default `lengthSpread` of a row: AGG_LENGTH_SPREAD for agg rows, exact lengths for disagg rows and
- * for SGLang rows of the gap-sweep harness (module comment: those were measured in lock-step waves).
+ * for the lock-step SGLang rows (module comment: measured in waves).
  */
-export function defaultLengthSpread(row: Pick<E2eRow, 'mode' | 'backend' | 'harness'>): number {
+export function defaultLengthSpread(row: Pick<E2eRow, 'mode' | 'backend' | 'harness' | 'backendVersion'>): number {
   if (row.mode !== 'agg') return 0;
-  if (row.backend === 'sglang' && row.harness === 'gap-sweep') return 0;
+  if (measuredInLockStep(row)) return 0;
   return AGG_LENGTH_SPREAD;
+}
+
+/** First SGLang release whose gap-sweep rows are desynchronised (module comment). */
+const SGLANG_DESYNC_VERSION = [0, 5, 6];
+
+/** SGLang rows of the gap-sweep harness on SGLang before 0.5.6 (h100's 0.5.1.post1 rows). */
+export function measuredInLockStep(row: Pick<E2eRow, 'backend' | 'harness' | 'backendVersion'>): boolean {
+  if (row.backend !== 'sglang' || row.harness !== 'gap-sweep') return false;
+  const v = (row.backendVersion.match(/^\d+(\.\d+)*/)?.[0] ?? '').split('.').filter(Boolean).map(Number);
+  if (v.length === 0) return true; // unrecorded: the harness's older runs
+  for (let i = 0; i < SGLANG_DESYNC_VERSION.length; i++) {
+    const a = v[i] ?? 0;
+    if (a !== SGLANG_DESYNC_VERSION[i]) return a < SGLANG_DESYNC_VERSION[i];
+  }
+  return false;
 }
 
 /**

@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { Backend, ModelArch, WeightQuant } from '../../model/arch.js';
 import { findCatalogModel } from '../../model/catalog.js';
-import { aggConcurrency, measuredConcurrency, quantOf } from '../../hardware/perf/e2eCases.js';
+import { aggConcurrency, deployedShape, measuredConcurrency, quantOf } from '../../hardware/perf/e2eCases.js';
 import { readCsv, type CsvRow } from '../../hardware/perf/perfdbTables.js';
 
 /** Parallel shape of one worker group of a row (replicas = worker count). */
@@ -42,13 +42,15 @@ interface RowBase {
   tpotMs: number;
   /** Benchmark client that measured the row (see `harnessOf`). */
   harness: Harness;
+  /** Engine version the row records (`backend_version`; '' when absent). */
+  backendVersion: string;
 }
 
 /**
  * Which client measured a row: 'gap-sweep' for the AIC gap-analysis sweeps (provenance
  * `source_file=…/aic-auto-gap-analysis/…`: all h100 SGLang / TRT-LLM rows, part of h200's), 'serving'
- * for the other dumps. Their SGLang rows differ in kind (rowSpec.ts: the gap-sweep ones stay in
- * lock-step waves, the others are desynchronised).
+ * for the other dumps. Their SGLang rows differ in kind (rowSpec.ts `measuredInLockStep`: the
+ * gap-sweep ones on SGLang before 0.5.6 stay in lock-step waves, the others are desynchronised).
  */
 export type Harness = 'gap-sweep' | 'serving';
 
@@ -104,10 +106,11 @@ export function parseE2eRow(r: CsvRow, hasFp4: (sku: string) => boolean): E2eRow
   const ttftMs = Number(r.silicon_ttft_ms);
   const tpotMs = Number(r.silicon_tpot_ms);
   if (!(ttftMs > 0 && tpotMs > 0)) return 'no measured TTFT/TPOT';
-  const base = { id: r.id, sku: r.system, backend: r.backend as Backend, model, quant, moeQuant, isl: num(r, 'isl'), osl: num(r, 'osl'), ttftMs, tpotMs, harness: harnessOf(r.silicon_data_source ?? '') };
+  const base = { id: r.id, sku: r.system, backend: r.backend as Backend, model, quant, moeQuant, isl: num(r, 'isl'), osl: num(r, 'osl'), ttftMs, tpotMs, harness: harnessOf(r.silicon_data_source ?? ''), backendVersion: r.backend_version ?? '' };
   const measured = measuredConcurrency(r.silicon_data_source ?? '');
   if (r.mode === 'agg') {
-    const g = group(r, '', 1);
+    // Some rows carry the GPU count squared (e2eCases.ts `deployedShape`): read the deployment measured.
+    const g = deployedShape(group(r, '', 1));
     return { ...base, mode: 'agg', group: g, concurrency: aggConcurrency(r.silicon_data_source ?? '', num(r, 'batch_size'), g.attention_dp) };
   }
   if (!r.prefill_num_workers || !r.decode_num_workers || !r.decode_batch_size) return 'disagg row without worker counts / batch sizes';
