@@ -3,7 +3,8 @@
 // delays, per architecture class where a class has rows enough) against measured TTFT/TPOT of
 // e2e/silicon_dev.csv (agg + disagg), replaying every row once without corrections — rows whose replay
 // would emit more than --max-work tokens with fewer requests (never under 2 × concurrency), exactly as
-// `npm run bench accuracy` replays them; agg rows are read in the 'benchmark' window (evaluate.ts).
+// `npm run bench accuracy` replays them; agg rows are read in the 'benchmark' window (evaluate.ts), at a
+// burst share fitted per (sku, backend) with the corrections (replayFit.ts `fitBurstShares`).
 // Reports in-sample and 2-fold held-out (row-id hash) errors of the first-order fit; the bench
 // (`npm run bench accuracy`) replays again with the written corrections for the true figures.
 // Run after `npm run calibrate` (which rewrites the files without this block).
@@ -27,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { clearCoefficientsCache, coefficientsPath, coefficientsSchema, defaultCoefficientsDir } from '../src/hardware/perf/coefficients.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
 import { formatAccuracyReport, replayRow, summariseResults, type RowResult } from '../src/replay/accuracy/evaluate.js';
-import { correctionsFor, fitReplayOverheads, predictRaw, toReplayOverhead, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/replay/accuracy/replayFit.js';
+import { fitWithBurstShares, predictRaw, unapplyFit, toReplayOverhead, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/replay/accuracy/replayFit.js';
 import { AGG_LENGTH_SPREAD } from '../src/replay/accuracy/rowSpec.js';
 import { architectureClassOf } from '../src/model/architecture-class.js';
 import { loadE2eRows } from '../src/replay/accuracy/rows.js';
@@ -53,7 +54,7 @@ let failed = 0;
 for (const r of rows) {
   try {
     const x = replayRow(r, { coefficientsDir: outDir, lengthSpread, maxWork, replayOverhead: null });
-    raw.push({ id: r.id, sku: r.sku, backend: r.backend, mode: r.mode, arch: architectureClassOf(r.model), ttft0: x.ttftMs, tpot0: x.tpotMs, ttftMs: r.ttftMs, tpotMs: r.tpotMs });
+    raw.push({ id: r.id, sku: r.sku, backend: r.backend, mode: r.mode, arch: architectureClassOf(r.model), ttft0: x.ttftMs, tpot0: x.tpotMs, ttftMs: r.ttftMs, tpotMs: r.tpotMs, ...(x.parts ? { parts: x.parts } : {}) });
   } catch (err) {
     failed++;
     if (failed <= 5) console.warn(`  ${r.id}: ${(err as Error).message}`);
@@ -72,8 +73,8 @@ console.log(`\nwithout replay corrections:\n${formatAccuracyReport(summariseResu
 // An agg admission delay only where the harness desynchronises the loop (rowSpec.ts): in a phase-locked
 // fixed-length loop the delay re-synchronises requests into prefill waves instead of adding to TTFT.
 const aggAdmissionFor = (): boolean => (lengthSpread ?? AGG_LENGTH_SPREAD) > 0;
-let fit = fitReplayOverheads(raw, 12, admission, aggAdmissionFor);
-let folds = [0, 1].map((k) => fitReplayOverheads(raw.filter((r) => foldOf(r.id) === k), 12, admission, aggAdmissionFor));
+let fit = fitWithBurstShares(raw, 12, admission, aggAdmissionFor);
+let folds = [0, 1].map((k) => fitWithBurstShares(raw.filter((r) => foldOf(r.id) === k), 12, admission, aggAdmissionFor));
 // Fixed-point refinement (see --refine): replays under a fit, mapped back to "raw" terms of that fit.
 const refined = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => ReplayFit | undefined): RawReplay[] => {
   const out: RawReplay[] = [];
@@ -82,8 +83,7 @@ const refined = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => ReplayFit | 
     if (!f) continue;
     try {
       const y = replayRow(byId.get(x.id)!, { coefficientsDir: outDir, lengthSpread, maxWork, replayOverhead: toReplayOverhead(f, 'refine') });
-      const c = correctionsFor(x, f);
-      out.push({ ...x, ttft0: Math.max(1e-6, (y.ttftMs - c.admissionMs) / c.passScale), tpot0: y.tpotMs / c.passScale });
+      out.push(unapplyFit(x, y, f));
     } catch {
       out.push(x);
     }
@@ -94,10 +94,10 @@ for (let round = 1; round <= refineRounds; round++) {
   const t1 = Date.now();
   const mainFit = fit;
   const foldFits = folds;
-  fit = fitReplayOverheads(refined(raw, (r) => mainFit.get(key(r))), 12, admission, aggAdmissionFor);
+  fit = fitWithBurstShares(refined(raw, (r) => mainFit.get(key(r))), 12, admission, aggAdmissionFor);
   folds = [0, 1].map((k) => {
     const mine = raw.filter((r) => foldOf(r.id) === k);
-    return fitReplayOverheads(refined(mine, (r) => foldFits[k].get(key(r))), 12, admission, aggAdmissionFor);
+    return fitWithBurstShares(refined(mine, (r) => foldFits[k].get(key(r))), 12, admission, aggAdmissionFor);
   });
   console.log(`refine round ${round}: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
 }
@@ -139,9 +139,9 @@ for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
     const h = heldOut.groups.find((x) => x.key === `${k}/${g}`);
     return a && h ? `${g} TTFT ${pct(a.ttftMedian)} (held-out ${pct(h.ttftMedian)}), TPOT ${pct(a.tpotMedian)} (held-out ${pct(h.tpotMedian)})` : `${g}: no rows`;
   };
-  const source = `fitted:replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, admission delays fitted: ${admission}, disagg delay pooled over SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
+  const source = `fitted:replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, admission delays fitted: ${admission}, disagg delay pooled over SKUs; agg burst share ${f.burstShare ?? 'steady-state'}) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
   file.overhead.replay = toReplayOverhead(f, source);
-  console.log(`${k}: ${JSON.stringify({ passScale: f.passScale, admissionMs: f.admissionMs, disaggAdmissionMs: f.disaggAdmissionMs, rows: f.rows, byArchitecture: f.byArchitecture })}`);
+  console.log(`${k}: ${JSON.stringify({ passScale: f.passScale, admissionMs: f.admissionMs, disaggAdmissionMs: f.disaggAdmissionMs, rows: f.rows, burstShare: f.burstShare, byArchitecture: f.byArchitecture })}`);
   if (!values['dry-run']) writeFileSync(path, `${JSON.stringify(file)}\n`);
 }
 clearCoefficientsCache();

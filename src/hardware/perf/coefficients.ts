@@ -43,6 +43,12 @@ export const replayOverheadSchema = z.object({
   /** The same for disaggregated serving (prefill admission; includes P/D handshake and routing), ms. */
   disaggAdmissionMs: z.number().nonnegative(),
   /**
+   * Share of a measured benchmark run's requests in its start-up wave, as the replay accuracy harness
+   * weighs them (src/replay/accuracy/evaluate.ts 'benchmark' window); fitted with the corrections.
+   * Harness only: sweeps replay their workloads as configured. Absent: the steady-state fit's share.
+   */
+  burstShare: z.number().min(0).max(1).optional(),
+  /**
    * Aggregated serving of one architecture class (src/model/architecture-class.ts): its own pass scale
    * and admission delay where the class had enough rows to fit them; other classes and disaggregated
    * serving use the values above.

@@ -8,6 +8,7 @@ import { simulate } from '../cluster.js';
 import { resolveReplay, type ResolveOptions } from '../resolve.js';
 import type { E2eRow } from './rows.js';
 import { replaySpecForRow, type RowSpecOptions } from './rowSpec.js';
+import { atBurstShare, meanLatencies, windowParts, type WindowParts } from './window.js';
 
 export interface RowResult {
   id: string;
@@ -19,7 +20,10 @@ export interface RowResult {
   /** Signed relative errors (predicted / measured − 1). */
   ttftErr: number;
   tpotErr: number;
+  /** 'benchmark' window: the start-up wave's and the rest's means the row's figures weigh. */
+  parts?: WindowParts;
 }
+
 
 export interface RowFailure {
   id: string;
@@ -59,7 +63,9 @@ export function rowKey(row: E2eRow): string {
  *   run. The CSV does not record the benchmark's request count, so the share of the run's requests
  *   that arrive in the burst is the one the steady-state fit estimated from the same measurements
  *   (`overhead.burstShare` / `burstRequests`, hardware/perf/steadyState.ts `burstShareAt`): the
- *   replay's own request count, capped for cost, no longer decides how much the wave weighs.
+ *   replay's own request count, capped for cost, no longer decides how much the wave weighs. The
+ *   replay calibration fits its own share per (sku, backend) (`overhead.replay.burstShare`, used when
+ *   present): the steady-state share is entangled with that fit's prefill scale and fixed TTFT.
  *   Measured on the 977 agg rows with the corrections fitted for 'all' (2026-11-30): TTFT median
  *   |rel err| 25.6 % → 23.2 % (heavy rows, replayed with 2 × concurrency requests: 37.5 → 28.8 %).
  * Disagg rows default to 'all' (the burst share was fitted on agg rows).
@@ -70,37 +76,6 @@ export interface ReplayRowOptions extends RowSpecOptions, ResolveOptions {
   window?: MeanWindow;
 }
 
-type Done = { id: number; arrivalMs: number; firstTokenMs: number; doneMs: number; emitted: number };
-
-/** Mean TTFT and TPOT (Clarification D definitions) over the completed requests with id ≥ skipBelowId. */
-export function meanLatencies(done: readonly Done[], skipBelowId: number): { ttftMs: number; tpotMs: number; n: number } {
-  let ttft = 0;
-  let tpot = 0;
-  let n = 0;
-  let nTpot = 0;
-  for (const r of done) {
-    if (r.id < skipBelowId) continue;
-    const t = r.firstTokenMs - r.arrivalMs;
-    ttft += t;
-    n++;
-    if (r.emitted >= 2) {
-      tpot += (r.doneMs - r.arrivalMs - t) / (r.emitted - 1);
-      nTpot++;
-    }
-  }
-  return { ttftMs: n > 0 ? ttft / n : NaN, tpotMs: nTpot > 0 ? tpot / nTpot : NaN, n };
-}
-
-/** Means of the start-up wave (ids < concurrency) and of the rest, weighted burstShare : 1 − burstShare. */
-export function benchmarkMeans(done: readonly Done[], concurrency: number, burstShare: number): { ttftMs: number; tpotMs: number } {
-  const burst = meanLatencies(done.filter((r) => r.id < concurrency), 0);
-  const rest = meanLatencies(done, concurrency);
-  if (rest.n === 0 || !(rest.tpotMs > 0)) return { ttftMs: burst.ttftMs, tpotMs: burst.tpotMs };
-  if (burst.n === 0) return { ttftMs: rest.ttftMs, tpotMs: rest.tpotMs };
-  const s = burstShare;
-  return { ttftMs: s * burst.ttftMs + (1 - s) * rest.ttftMs, tpotMs: s * burst.tpotMs + (1 - s) * rest.tpotMs };
-}
-
 /** Replays one row; predicted mean TTFT / TPOT and errors against its measurement. */
 export function replayRow(row: E2eRow, opts: ReplayRowOptions = {}): RowResult {
   const spec = replaySpecForRow(row, loadSystem(row.sku, { systemsDir: opts.systemsDir }).memCapacityBytes, opts);
@@ -108,11 +83,27 @@ export function replayRow(row: E2eRow, opts: ReplayRowOptions = {}): RowResult {
   const outcome = simulate(r.deployment, r.plan);
   const done = outcome.recorder.completed;
   const window = opts.window ?? (row.mode === 'agg' ? 'benchmark' : 'all');
-  const o = loadCoefficients(row.sku, row.backend, opts.coefficientsDir).file.overhead;
-  const { ttftMs: ttft, tpotMs: tpot } =
-    window === 'benchmark' ? benchmarkMeans(done, row.concurrency, burstShareAt(row.concurrency, o.burstShare, o.burstRequests)) : meanLatencies(done, window === 'steady' ? row.concurrency : 0);
+  let parts: WindowParts | undefined;
+  let ttft: number;
+  let tpot: number;
+  if (window === 'benchmark') {
+    const o = loadCoefficients(row.sku, row.backend, opts.coefficientsDir).file.overhead;
+    const rc = opts.replayOverhead === undefined ? o.replay : opts.replayOverhead;
+    parts = windowParts(done, row.concurrency);
+    ({ ttftMs: ttft, tpotMs: tpot } = atBurstShare(parts, rc?.burstShare ?? burstShareAt(row.concurrency, o.burstShare, o.burstRequests)));
+  } else ({ ttftMs: ttft, tpotMs: tpot } = meanLatencies(done, window === 'steady' ? row.concurrency : 0));
   if (!(ttft > 0 && tpot > 0)) throw new Error(`replay produced no TTFT/TPOT (completed ${done.length} of ${outcome.issued} requests)`);
-  return { id: row.id, key: rowKey(row), measuredTtftMs: row.ttftMs, measuredTpotMs: row.tpotMs, ttftMs: ttft, tpotMs: tpot, ttftErr: ttft / row.ttftMs - 1, tpotErr: tpot / row.tpotMs - 1 };
+  return {
+    id: row.id,
+    key: rowKey(row),
+    measuredTtftMs: row.ttftMs,
+    measuredTpotMs: row.tpotMs,
+    ttftMs: ttft,
+    tpotMs: tpot,
+    ttftErr: ttft / row.ttftMs - 1,
+    tpotErr: tpot / row.tpotMs - 1,
+    ...(parts ? { parts } : {}),
+  };
 }
 
 function quantileSorted(s: readonly number[], q: number): number {
