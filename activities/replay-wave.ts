@@ -4,6 +4,7 @@
 // input order; a replay failure is an outcome, never an activity failure.
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
+import { perfDataFingerprint } from '../src/hardware/perf-data-fingerprint.js';
 import { SIMULATOR_VERSION } from '../src/replay/report.js';
 import { specHash } from '../src/replay/spec-hash.js';
 import type { MaterializedCandidate } from '../src/search/study/materialize.js';
@@ -15,8 +16,16 @@ import { ReplayResultCache, resultCacheDir } from './result-cache.js';
 
 const HEARTBEAT_MS = 5_000;
 
+let dataVersion: string | null = null;
+
+/**
+ * The persistent cache of this worker: keyed by the simulator version and the fingerprint of the perf
+ * data (system files, fitted coefficients), read once per process, so a recalibration starts a new
+ * cache instead of serving results computed with the old coefficients.
+ */
 export function resultCache(): ReplayResultCache {
-  return new ReplayResultCache(resultCacheDir(), SIMULATOR_VERSION);
+  dataVersion ??= `${SIMULATOR_VERSION}+data.${perfDataFingerprint().slice(0, 16)}`;
+  return new ReplayResultCache(resultCacheDir(), dataVersion);
 }
 
 /** Spec hash of a candidate, or the build error that prevents a spec. */

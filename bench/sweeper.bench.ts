@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { evaluateCandidate } from '../activities/evaluate.js';
 import { parseConfigText } from '../src/config/load.js';
 import type { SmartSearchConfig } from '../src/config/schema.js';
+import { perfDataFingerprint } from '../src/hardware/perf-data-fingerprint.js';
 import { REPLAY_RUNNER_CAPABILITIES } from '../src/replay/capabilities.js';
 import { SIMULATOR_VERSION } from '../src/replay/report.js';
 import { goalObjectives, OBJECTIVE_DIRECTION } from '../src/search/goal.js';
@@ -110,11 +111,13 @@ const median = (xs: number[]) => {
 
 /**
  * Optional on-disk memo of replay outcomes (env SPICA_BENCH_MEMO=<dir>), for iterating on the optimizer
- * without re-simulating: only valid while the simulator and the perf coefficients are unchanged.
+ * without re-simulating. Files are keyed by the simulator version and the perf data fingerprint, so a
+ * recalibration starts a new memo; a simulator code change without a version bump is not detected.
  */
 function loadMemo(name: string): { memo: Map<string, EvalOutcome>; save: () => void } {
   const dir = process.env.SPICA_BENCH_MEMO;
-  const file = dir ? join(dir, `${name.replace(/[^A-Za-z0-9]+/g, '_')}.json`) : null;
+  const version = `${SIMULATOR_VERSION}_${perfDataFingerprint().slice(0, 12)}`;
+  const file = dir ? join(dir, `${`${name}_${version}`.replace(/[^A-Za-z0-9]+/g, '_')}.json`) : null;
   const memo = new Map<string, EvalOutcome>(file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as [string, EvalOutcome][]) : []);
   return {
     memo,
