@@ -13,8 +13,14 @@ import type { ParallelShape } from '../parallel/shape.js';
 
 export const KV_BYTES: Readonly<Record<KvCacheDtype, number>> = { bf16: 2, fp8: 1 };
 
-/** Recurrent/conv state of linear-attention layers is kept in bf16 (vLLM's "auto" mamba dtype). */
-const LINEAR_STATE_BYTES = 2;
+/**
+ * Linear-attention state dtypes: the recurrent (SSM) state in fp32 — Qwen3.5 / Qwen3-Next config.json
+ * set mamba_ssm_dtype = "float32", SGLang's --mamba-ssm-dtype defaults to float32 and vLLM follows the
+ * checkpoint — the causal-conv state in bf16. (The perf model's decode state traffic, engine.ts, uses
+ * the same sizes.)
+ */
+const RECURRENT_STATE_BYTES = 4;
+const CONV_STATE_BYTES = 2;
 
 type KvShape = Pick<ParallelShape, 'tp' | 'pp'>;
 
@@ -53,5 +59,5 @@ export function kvBytesPerSequencePerGpu(m: ModelArch, kvDtype: KvCacheDtype, s:
   const recurrent = valueHeads * la.keyHeadDim * la.valueHeadDim;
   const convChannels = 2 * Math.ceil(la.numKeyHeads / s.tp) * la.keyHeadDim + valueHeads * la.valueHeadDim;
   const conv = (la.convKernel - 1) * convChannels;
-  return windowed + Math.ceil(split.linear / s.pp) * (recurrent + conv) * LINEAR_STATE_BYTES;
+  return windowed + Math.ceil(split.linear / s.pp) * (recurrent * RECURRENT_STATE_BYTES + conv * CONV_STATE_BYTES);
 }

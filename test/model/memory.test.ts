@@ -64,7 +64,7 @@ describe('KV bytes per token', () => {
     const qwen35 = resolveModel('Qwen/Qwen3.5-397B-A17B');
     expect(kvBytesPerToken(qwen35, 'bf16')).toBe(15 * 2 * 2 * 256 * 2); // 15 of 60 layers keep KV
     const state = kvBytesPerSequencePerGpu(qwen35, 'bf16', { tp: 1, pp: 1 });
-    expect(state).toBe(45 * (64 * 128 * 128 + 3 * (2 * 16 * 128 + 64 * 128)) * 2);
+    expect(state).toBe(45 * (64 * 128 * 128 * 4 + 3 * (2 * 16 * 128 + 64 * 128) * 2)); // fp32 recurrent, bf16 conv state
     expect(kvBytesPerSequencePerGpu(llama8b, 'bf16', { tp: 1, pp: 1 })).toBe(0);
 
     const few = estimateMemory(input({ model: gptOss, weightQuant: 'nvfp4', maxNumSeqs: 16 }));

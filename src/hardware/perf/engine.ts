@@ -86,6 +86,18 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
   // vLLM's tables only hold bf16 FMHA (AIC forces it); TRT-LLM / SGLang run FP8 FMHA with an FP8 cache.
   const fp8Fmha = backend !== 'vllm';
   const sharedInter = m.sharedExperts * m.moeIntermediateSize;
+  // Gated DeltaNet geometry per GPU (heads split over tp). The recurrent state is valueHeads × dk × dv
+  // in fp32: Qwen3.5 / Qwen3-Next config.json set mamba_ssm_dtype = "float32", which SGLang and vLLM
+  // follow by default. The conv state holds convKernel − 1 bf16 positions of the q|k|v channels.
+  const gdn = (() => {
+    const la = m.linearAttention;
+    if (!la) return undefined;
+    const valueHeads = Math.ceil(la.numValueHeads / tp);
+    const keyHeads = Math.ceil(la.numKeyHeads / tp);
+    const valueDim = valueHeads * la.valueHeadDim;
+    const convDim = 2 * keyHeads * la.keyHeadDim + valueDim;
+    return { valueHeads, valueDim, convDim, stateBytes: valueHeads * la.keyHeadDim * la.valueHeadDim * 4 + (la.convKernel - 1) * convDim * 2 };
+  })();
 
   /** Ops whose cost depends only on the token count T of the pass (all but attention kernels), s. */
   const tokenOps = (ops: OpModel, t: number, seqsOut: number): number => {
@@ -93,14 +105,19 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
     // Per-layer element-wise traffic (bf16): two RMSNorms, residual adds, RoPE, KV-cache write.
     const normBytes = 2 * (t * h * 2 + t * h * 2);
     let perLayerEw = ops.elementwise(normBytes) * 2 + ops.elementwise(t * h * 2 * 3);
-    if (!mla) perLayerEw += ops.elementwise(t * (hq + hkv) * hd * 2 * 2) + ops.elementwise(t * 2 * hkv * hd * (2 + kvB));
-    else perLayerEw += ops.elementwise(t * (m.kvLoraRank + m.qkRopeHeadDim) * (2 + kvB));
     s += perLayerEw * m.numLayers;
-    // Attention projections; linear-attention (Gated DeltaNet) layers are costed with the same GQA-shaped
-    // projections (an approximation: no table covers them). MLA projections live in its module or below.
+    // Softmax-attention layers: RoPE and KV-cache write. Linear-attention (Gated DeltaNet) layers keep no
+    // KV: causal-conv update over q|k|v and the gated RMSNorm of the output instead (bf16 in and out).
+    if (!mla) s += (ops.elementwise(t * (hq + hkv) * hd * 2 * 2) + ops.elementwise(t * 2 * hkv * hd * (2 + kvB))) * softmax;
+    else s += ops.elementwise(t * (m.kvLoraRank + m.qkRopeHeadDim) * (2 + kvB)) * m.numLayers;
+    if (gdn) s += (ops.elementwise(t * gdn.convDim * 2 * 2) + ops.elementwise(t * gdn.valueDim * 2 * 3)) * linear;
+    // Attention projections. MLA projections live in its module or below.
     if (!mla) {
       const qkv = ops.gemm(t, (hq + 2 * hkv) * hd, h, gemmDt) + ops.gemm(t, h, hq * hd, gemmDt);
-      s += qkv * m.numLayers;
+      s += qkv * softmax;
+      // Gated DeltaNet (HF Qwen3.5 / Qwen3-Next): in_proj_qkv|z (h → 2·keyDim + 2·valueDim), in_proj_b|a
+      // (h → 2·value heads), out_proj (valueDim → h); column / row split over tp like GQA.
+      if (gdn) s += (ops.gemm(t, gdn.convDim + gdn.valueDim + 2 * gdn.valueHeads, h, gemmDt) + ops.gemm(t, h, gdn.valueDim, gemmDt)) * linear;
     } else if (!ops.mlaModules) {
       // Kernel-only MLA data (SGLang): add the projection GEMMs explicitly.
       const proj =
@@ -150,12 +167,6 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
     return v;
   };
 
-  const linearStateBytes = (() => {
-    const la = m.linearAttention;
-    if (!la) return 0;
-    const vh = Math.ceil(la.numValueHeads / tp);
-    return vh * la.keyHeadDim * la.valueHeadDim * 2;
-  })();
 
   const prefillAttn = (w: PassWork): number => {
     if (w.prefillSeqs <= 0 || w.prefillTokens <= 0) return 0;
@@ -169,7 +180,7 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
       if (fullAttn > 0) t += eagerOps.contextAttention(b, s, hq, hkv, hd, 0, kvDtype, fp8Fmha) * fullAttn;
       if (windowed > 0) t += eagerOps.contextAttention(b, s, hq, hkv, hd, m.slidingWindow, kvDtype, fp8Fmha) * windowed;
     }
-    if (linear > 0) t += eagerOps.elementwise(2 * b * linearStateBytes + w.prefillTokens * h * 4) * linear;
+    if (gdn) t += eagerOps.elementwise(2 * b * gdn.stateBytes + w.prefillTokens * h * 4) * linear;
     return t;
   };
 
@@ -183,7 +194,9 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
       if (fullAttn > 0) t += ops.generationAttention(b, kv, hq, hkv, hd, 0, kvDtype) * fullAttn;
       if (windowed > 0) t += ops.generationAttention(b, kv, hq, hkv, hd, m.slidingWindow, kvDtype) * windowed;
     }
-    if (linear > 0) t += ops.elementwise(2 * w.decodeSeqs * linearStateBytes) * linear;
+    // Gated DeltaNet decode: each sequence's state is read and written once per step (memory bound, grows
+    // with the batch; the per-token projections are in tokenOps). MTP drafts update the state once each.
+    if (gdn) t += ops.elementwise(2 * b * gdn.stateBytes) * linear;
     return t;
   };
 
