@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { clearCoefficientsCache, coefficientsPath, coefficientsSchema, defaultCoefficientsDir } from '../src/hardware/perf/coefficients.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
 import { formatAccuracyReport, replayRow, summariseResults, type RowResult } from '../src/replay/accuracy/evaluate.js';
-import { fitWithBurstShares, predictRaw, unapplyFit, toReplayOverhead, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/replay/accuracy/replayFit.js';
+import { fitKey, fitWithBurstShares, predictRaw, unapplyFit, toReplayOverhead, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/replay/accuracy/replayFit.js';
 import { AGG_LENGTH_SPREAD } from '../src/replay/accuracy/rowSpec.js';
 import { architectureClassOf } from '../src/model/architecture-class.js';
 import { loadE2eRows } from '../src/replay/accuracy/rows.js';
@@ -67,7 +67,6 @@ const asResults = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => ReplayFit 
     const p = fitOf(r) ? predictRaw(r, fitOf(r)!) : { ttftMs: r.ttft0, tpotMs: r.tpot0 };
     return { id: r.id, key: `${r.sku}/${r.backend}/${r.mode}`, measuredTtftMs: r.ttftMs, measuredTpotMs: r.tpotMs, ttftMs: p.ttftMs, tpotMs: p.tpotMs, ttftErr: p.ttftMs / r.ttftMs - 1, tpotErr: p.tpotMs / r.tpotMs - 1 };
   });
-const key = (r: RawReplay): string => `${r.sku}/${r.backend}`;
 
 console.log(`\nwithout replay corrections:\n${formatAccuracyReport(summariseResults(asResults(raw, () => null)))}`);
 // An agg admission delay only where the harness desynchronises the loop (rowSpec.ts): in a phase-locked
@@ -94,16 +93,16 @@ for (let round = 1; round <= refineRounds; round++) {
   const t1 = Date.now();
   const mainFit = fit;
   const foldFits = folds;
-  fit = fitWithBurstShares(refined(raw, (r) => mainFit.get(key(r))), 12, admission, aggAdmissionFor);
+  fit = fitWithBurstShares(refined(raw, (r) => mainFit.get(fitKey(r))), 12, admission, aggAdmissionFor);
   folds = [0, 1].map((k) => {
     const mine = raw.filter((r) => foldOf(r.id) === k);
-    return fitWithBurstShares(refined(mine, (r) => foldFits[k].get(key(r))), 12, admission, aggAdmissionFor);
+    return fitWithBurstShares(refined(mine, (r) => foldFits[k].get(fitKey(r))), 12, admission, aggAdmissionFor);
   });
   console.log(`refine round ${round}: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
 }
-const inSample = summariseResults(asResults(raw, (r) => fit.get(key(r)) ?? null));
+const inSample = summariseResults(asResults(raw, (r) => fit.get(fitKey(r)) ?? null));
 console.log(`\nin-sample (fitted on all rows, first-order on the unrefined replays):\n${formatAccuracyReport(inSample)}`);
-const heldOut = summariseResults(asResults(raw, (r) => folds[1 - foldOf(r.id)].get(key(r)) ?? null));
+const heldOut = summariseResults(asResults(raw, (r) => folds[1 - foldOf(r.id)].get(fitKey(r)) ?? null));
 console.log(`\nheld out (2-fold by id hash: each row predicted by the fit on the other fold):\n${formatAccuracyReport(heldOut)}`);
 
 // --verify: replay every row again WITH the fitted corrections (first order ignores how they change the
@@ -122,8 +121,8 @@ if (values.verify) {
     }
     return done;
   };
-  console.log(`\nverified in-sample (replayed with the fit):\n${formatAccuracyReport(summariseResults(replayWith((r) => fit.get(key(r)))))}`);
-  console.log(`\nverified held out (replayed with the other fold's fit):\n${formatAccuracyReport(summariseResults(replayWith((r) => folds[1 - foldOf(r.id)].get(key(r)))))}`);
+  console.log(`\nverified in-sample (replayed with the fit):\n${formatAccuracyReport(summariseResults(replayWith((r) => fit.get(fitKey(r)))))}`);
+  console.log(`\nverified held out (replayed with the other fold's fit):\n${formatAccuracyReport(summariseResults(replayWith((r) => folds[1 - foldOf(r.id)].get(fitKey(r)))))}`);
   console.log(`verification replays: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
 }
 

@@ -4,7 +4,7 @@
 import type { EngineArgs, ReplaySpec } from './spec.js';
 import { routerSettingsOf } from './spec.js';
 import { createEnginePerf } from '../hardware/perf/engine.js';
-import type { ReplayOverhead } from '../hardware/perf/coefficients.js';
+import { replayCorrections, type ReplayOverhead } from '../hardware/perf/coefficients.js';
 import { loadSystem } from '../hardware/systems.js';
 import type { SystemSpec } from '../hardware/system.js';
 import { architectureClassOf } from '../model/architecture-class.js';
@@ -38,6 +38,11 @@ export interface ResolveOptions {
   controllerFor?: (plannerConfig: Record<string, unknown>, spec: ReplaySpec, pools: readonly PoolDeployment[]) => ScalingController | null;
   /** Replace the coefficient file's replay corrections (null = none; replay calibration uses this). */
   replayOverhead?: ReplayOverhead | null;
+}
+
+/** The replay corrections in force: the option's when given (null = none), else the coefficient file's. */
+export function replayOverheadIn(opts: Pick<ResolveOptions, 'replayOverhead'>, fromFile: ReplayOverhead | undefined): ReplayOverhead | undefined {
+  return opts.replayOverhead === undefined ? fromFile : (opts.replayOverhead ?? undefined);
 }
 
 export interface ResolvedReplay {
@@ -141,11 +146,11 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
     };
     const perf = createEnginePerf({ model, system, backend: bd.backend, shape, quant, kvDtype, nextn, coefficientsDir: opts.coefficientsDir });
     // Replay-fitted corrections of the perf model (scripts/calibrate-replay.ts), when present.
-    const rc = opts.replayOverhead === undefined ? perf.overhead.replay : (opts.replayOverhead ?? undefined);
+    const rc = replayOverheadIn(opts, perf.overhead.replay);
     if (rc) {
-      const own = bd.deployment_mode === 'agg' ? rc.byArchitecture?.[architectureClassOf(model)] : undefined;
-      engine.passTimeScale = own?.passScale ?? rc.passScale;
-      engine.admissionDelayMs = bd.deployment_mode === 'disagg' ? rc.disaggAdmissionMs : (own?.admissionMs ?? rc.admissionMs);
+      const c = replayCorrections(rc, bd.deployment_mode, architectureClassOf(model));
+      engine.passTimeScale = c.passScale;
+      engine.admissionDelayMs = c.admissionMs;
     }
     return { role, engine, perf, gpusPerWorker: gpusPerWorker(shape), replicas: group.replicas, startupTimeMs: (args.startup_time ?? 0) * 1000 };
   });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { NoPerfDatabase } from '../../errors.js';
 import type { Backend } from '../../model/arch.js';
-import { ARCHITECTURE_CLASSES } from '../../model/architecture-class.js';
+import { ARCHITECTURE_CLASSES, type ArchitectureClass } from '../../model/architecture-class.js';
 import { gridFromJson, type Grid } from './grid.js';
 
 const axisSchema = z.object({ lo: z.number(), step: z.number().positive(), n: z.number().int().positive() });
@@ -59,6 +59,21 @@ export const replayOverheadSchema = z.object({
   rows: z.number().int().nonnegative(),
 });
 export type ReplayOverhead = z.infer<typeof replayOverheadSchema>;
+
+/**
+ * The pass scale and admission delay replay corrections apply to one engine: disaggregated serving
+ * gets the (sku, backend) scale and its own delay; aggregated serving gets its architecture class's
+ * values where the class has an entry, else the (sku, backend) ones.
+ */
+export function replayCorrections(
+  o: Pick<ReplayOverhead, 'passScale' | 'admissionMs' | 'disaggAdmissionMs' | 'byArchitecture'>,
+  mode: 'agg' | 'disagg',
+  arch?: ArchitectureClass,
+): { passScale: number; admissionMs: number } {
+  if (mode === 'disagg') return { passScale: o.passScale, admissionMs: o.disaggAdmissionMs };
+  const own = arch ? o.byArchitecture?.[arch] : undefined;
+  return { passScale: own?.passScale ?? o.passScale, admissionMs: own?.admissionMs ?? o.admissionMs };
+}
 
 /** Per-pass overheads not in the kernel tables (fitted from e2e/silicon_dev.csv, see calibrate). */
 export const overheadSchema = z.object({

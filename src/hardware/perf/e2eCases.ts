@@ -5,7 +5,7 @@ import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from '../../model/
 import { checkpointScaling } from '../../model/checkpoint-scaling.js';
 import { findCatalogModel } from '../../model/catalog.js';
 import type { ParallelShape } from '../../parallel/shape.js';
-import { readCsv } from './perfdbTables.js';
+import { readCsv, type CsvRow } from './perfdbTables.js';
 
 export interface E2eCase {
   id: string;
@@ -61,13 +61,30 @@ export function aggConcurrency(source: string, batchSize: number, attentionDp: n
  * * `…_tpN_epN_…` rows of vLLM carry tp N, attention DP N, moe_ep N²; their twins `…_tpN_0_epN_…`
  *   (other runs of the same setting: TPOT within 1 %, TTFT within 4 %) read tp N, moe_ep N.
  */
-export function deployedShape<S extends ParallelShape>(s: S): S {
+export function deployedShape(s: ParallelShape): ParallelShape {
   const { tp, attention_dp: dp, moe_tp: mt, moe_ep: me } = s;
   if (me > 1 && mt === me && tp * dp === mt * me) {
     return dp > 1 ? { ...s, tp: 1, attention_dp: me, moe_tp: 1, moe_ep: me } : { ...s, tp: me, attention_dp: 1, moe_tp: 1, moe_ep: me };
   }
   if (dp > 1 && tp === dp && mt === 1 && me === tp * dp) return { ...s, attention_dp: 1, moe_ep: tp };
   return s;
+}
+
+/** A size column of a row: empty or non-positive means "not used" (1). */
+export function sizeColumn(r: CsvRow, k: string, d = 1): number {
+  const v = Number(r[k]);
+  return r[k] && Number.isFinite(v) && v > 0 ? v : d;
+}
+
+/** The parallel columns of a row as written (prefix '' for agg rows, 'prefill_' / 'decode_' for disagg pools). */
+export function parallelColumns(r: CsvRow, prefix = ''): ParallelShape {
+  const n = (k: string): number => sizeColumn(r, `${prefix}${k}`);
+  return { tp: n('tp_size'), pp: n('pp_size'), attention_dp: n('attention_dp_size'), moe_tp: n('moe_tp_size'), moe_ep: n('moe_ep_size') };
+}
+
+/** The engine shape an agg row measured: its parallel columns, read through `deployedShape`. */
+export function measuredAggShape(r: CsvRow): ParallelShape {
+  return deployedShape(parallelColumns(r));
 }
 
 export interface E2eLoad {
@@ -91,9 +108,8 @@ export function loadE2eCases(perfdb: string, hasFp4: (sku: string) => boolean = 
     if ((quant === 'nvfp4' || moeQuant === 'nvfp4') && !hasFp4(r.system)) { skip(`${r.gemm_quant_mode} on ${r.system} without FP4 tensor cores`); continue; }
     const backend = r.backend as Backend;
     if (backend !== 'vllm' && backend !== 'sglang' && backend !== 'trtllm') { skip(`backend ${r.backend}`); continue; }
-    // Empty or 0 parallel sizes mean "not used" (1).
-    const num = (k: string, d = 1): number => (r[k] && Number(r[k]) > 0 ? Number(r[k]) : d);
-    const shape = deployedShape({ tp: num('tp_size'), pp: num('pp_size'), attention_dp: num('attention_dp_size'), moe_tp: num('moe_tp_size'), moe_ep: num('moe_ep_size') });
+    const num = (k: string): number => sizeColumn(r, k);
+    const shape = measuredAggShape(r);
     cases.push({
       id: r.id,
       sku: r.system,

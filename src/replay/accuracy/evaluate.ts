@@ -5,7 +5,7 @@ import { loadCoefficients } from '../../hardware/perf/coefficients.js';
 import { burstShareAt } from '../../hardware/perf/steadyState.js';
 import { loadSystem } from '../../hardware/systems.js';
 import { simulate } from '../cluster.js';
-import { resolveReplay, type ResolveOptions } from '../resolve.js';
+import { replayOverheadIn, resolveReplay, type ResolveOptions } from '../resolve.js';
 import type { E2eRow } from './rows.js';
 import { replaySpecForRow, type RowSpecOptions } from './rowSpec.js';
 import { atBurstShare, meanLatencies, windowParts, type WindowParts } from './window.js';
@@ -23,7 +23,6 @@ export interface RowResult {
   /** 'benchmark' window: the start-up wave's and the rest's means the row's figures weigh. */
   parts?: WindowParts;
 }
-
 
 export interface RowFailure {
   id: string;
@@ -61,13 +60,12 @@ export function rowKey(row: E2eRow): string {
  *   which every slot of the closed loop arrives at t = 0);
  * * 'benchmark' (default for agg rows): the start-up wave and the rest weighted as in the measured
  *   run. The CSV does not record the benchmark's request count, so the share of the run's requests
- *   that arrive in the burst is the one the steady-state fit estimated from the same measurements
- *   (`overhead.burstShare` / `burstRequests`, hardware/perf/steadyState.ts `burstShareAt`): the
- *   replay's own request count, capped for cost, no longer decides how much the wave weighs. The
- *   replay calibration fits its own share per (sku, backend) (`overhead.replay.burstShare`, used when
- *   present): the steady-state share is entangled with that fit's prefill scale and fixed TTFT.
- *   Measured on the 977 agg rows with the corrections fitted for 'all' (2026-11-30): TTFT median
- *   |rel err| 25.6 % → 23.2 % (heavy rows, replayed with 2 × concurrency requests: 37.5 → 28.8 %).
+ *   that arrive in the burst is fitted with the replay corrections (`overhead.replay.burstShare`,
+ *   replayFit.ts `fitBurstShares`); without one, the steady-state fit's (`burstShareAt`). So the
+ *   replay's own request count, capped for cost, does not decide how much the wave weighs. Measured on
+ *   the 977 agg rows with the corrections then fitted for 'all' (2026-11-30), borrowing the
+ *   steady-state share: TTFT median |rel err| 25.6 % → 23.2 % (heavy rows, replayed with
+ *   2 × concurrency requests: 37.5 → 28.8 %).
  * Disagg rows default to 'all' (the burst share was fitted on agg rows).
  */
 export type MeanWindow = 'all' | 'steady' | 'benchmark';
@@ -88,7 +86,7 @@ export function replayRow(row: E2eRow, opts: ReplayRowOptions = {}): RowResult {
   let tpot: number;
   if (window === 'benchmark') {
     const o = loadCoefficients(row.sku, row.backend, opts.coefficientsDir).file.overhead;
-    const rc = opts.replayOverhead === undefined ? o.replay : opts.replayOverhead;
+    const rc = replayOverheadIn(opts, o.replay);
     parts = windowParts(done, row.concurrency);
     ({ ttftMs: ttft, tpotMs: tpot } = atBurstShare(parts, rc?.burstShare ?? burstShareAt(row.concurrency, o.burstShare, o.burstRequests)));
   } else ({ ttftMs: ttft, tpotMs: tpot } = meanLatencies(done, window === 'steady' ? row.concurrency : 0));

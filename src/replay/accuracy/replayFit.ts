@@ -17,7 +17,7 @@
 // The (sku, backend) values then serve the rest — classes without an entry and disagg rows — so they
 // are fitted on those rows when there are `minRows` of them (a median over all rows sat between the
 // classes: h200/sglang's 11 dense rows got 1.1 where they need ~1.0), else on all of the group's rows.
-import type { ReplayOverhead } from '../../hardware/perf/coefficients.js';
+import { replayCorrections, type ReplayOverhead } from '../../hardware/perf/coefficients.js';
 import { ARCHITECTURE_CLASSES, type ArchitectureClass } from '../../model/architecture-class.js';
 import { atBurstShare, type WindowParts } from './window.js';
 
@@ -34,6 +34,11 @@ export interface RawReplay {
   tpotMs: number;
   /** Agg rows: the start-up wave's and the rest's raw means, from which ttft0 / tpot0 follow at a burst share. */
   parts?: WindowParts;
+}
+
+/** The (sku, backend) a row's corrections are fitted for: the coefficient file they are written to. */
+export function fitKey(r: Pick<RawReplay, 'sku' | 'backend'>): string {
+  return `${r.sku}/${r.backend}`;
 }
 
 export interface ClassFit {
@@ -107,11 +112,10 @@ export function fitReplayOverheads(
   /** Backends whose agg admission delay is fitted under 'all' (default every one). */
   aggAdmissionFor: (backend: string) => boolean = () => true,
 ): Map<string, ReplayFit> {
-  const keyOf = (r: RawReplay): string => `${r.sku}/${r.backend}`;
   const byKey = new Map<string, RawReplay[]>();
   const byBackend = new Map<string, RawReplay[]>();
   for (const r of rows) {
-    byKey.set(keyOf(r), [...(byKey.get(keyOf(r)) ?? []), r]);
+    byKey.set(fitKey(r), [...(byKey.get(fitKey(r)) ?? []), r]);
     byBackend.set(r.backend, [...(byBackend.get(r.backend) ?? []), r]);
   }
   const aggOf = (rs: RawReplay[]): RawReplay[] => rs.filter((r) => r.mode === 'agg');
@@ -128,7 +132,7 @@ export function fitReplayOverheads(
       }),
     );
   }
-  const isRest = (r: RawReplay): boolean => r.mode === 'disagg' || !r.arch || !ownClasses.get(keyOf(r))!.includes(r.arch);
+  const isRest = (r: RawReplay): boolean => r.mode === 'disagg' || !r.arch || !ownClasses.get(fitKey(r))!.includes(r.arch);
   const restOr = (rs: RawReplay[]): RawReplay[] => {
     const rest = rs.filter(isRest);
     return rest.length >= minRows ? rest : rs;
@@ -137,7 +141,7 @@ export function fitReplayOverheads(
   const pooledScale = new Map<string, number>();
   for (const [b, rs] of byBackend) pooledScale.set(b, fitPassScale(rs));
   for (const [k, rs] of byKey) scale.set(k, rs.length >= minRows ? fitPassScale(restOr(rs)) : pooledScale.get(rs[0].backend)!);
-  const s = (r: RawReplay): number => scale.get(keyOf(r))!;
+  const s = (r: RawReplay): number => scale.get(fitKey(r))!;
   // Disagg rows are few: one admission time per backend, all SKUs pooled.
   const disaggAdmission = new Map<string, number>();
   for (const [b, rs] of byBackend) disaggAdmission.set(b, admission !== 'none' ? fitAdmission(rs.filter((r) => r.mode === 'disagg'), s) : 0);
@@ -168,9 +172,7 @@ export function fitReplayOverheads(
 
 /** The pass scale and admission delay a fit applies to one row (its class's, for agg rows that have one). */
 export function correctionsFor(r: Pick<RawReplay, 'mode' | 'arch'>, f: ReplayFit): { passScale: number; admissionMs: number } {
-  if (r.mode === 'disagg') return { passScale: f.passScale, admissionMs: f.disaggAdmissionMs };
-  const own = r.arch ? f.byArchitecture?.[r.arch] : undefined;
-  return { passScale: own?.passScale ?? f.passScale, admissionMs: own?.admissionMs ?? f.admissionMs };
+  return replayCorrections(f, r.mode, r.arch);
 }
 
 /** First-order prediction of a raw replay under a fit (what the fit optimises). */
@@ -216,7 +218,7 @@ const BURST_SHARES = Array.from({ length: 25 }, (_, i) => (i * 25) / 1000);
  */
 export function fitBurstShares(rows: readonly RawReplay[], minRows = 12, admission: AdmissionFit = 'all', aggAdmissionFor: (backend: string) => boolean = () => true): Map<string, number> {
   const byKey = new Map<string, RawReplay[]>();
-  for (const r of rows) byKey.set(`${r.sku}/${r.backend}`, [...(byKey.get(`${r.sku}/${r.backend}`) ?? []), r]);
+  for (const r of rows) byKey.set(fitKey(r), [...(byKey.get(fitKey(r)) ?? []), r]);
   const out = new Map<string, number>();
   for (const [k, rs] of byKey) {
     if (!rs.some((r) => r.parts)) continue;
@@ -239,7 +241,7 @@ export function fitBurstShares(rows: readonly RawReplay[], minRows = 12, admissi
 /** fitReplayOverheads on the rows read at each group's fitted burst share, the share recorded in the fit. */
 export function fitWithBurstShares(rows: readonly RawReplay[], minRows = 12, admission: AdmissionFit = 'all', aggAdmissionFor: (backend: string) => boolean = () => true): Map<string, ReplayFit> {
   const shares = fitBurstShares(rows, minRows, admission, aggAdmissionFor);
-  const at = rows.map((r) => atShare(r, shares.get(`${r.sku}/${r.backend}`) ?? 0));
+  const at = rows.map((r) => atShare(r, shares.get(fitKey(r)) ?? 0));
   const fits = fitReplayOverheads(at, minRows, admission, aggAdmissionFor);
   for (const [k, w] of shares) {
     const f = fits.get(k);

@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { Backend, ModelArch, WeightQuant } from '../../model/arch.js';
 import { findCatalogModel } from '../../model/catalog.js';
-import { aggConcurrency, deployedShape, measuredConcurrency, quantOf } from '../../hardware/perf/e2eCases.js';
+import { aggConcurrency, measuredAggShape, measuredConcurrency, parallelColumns, quantOf, sizeColumn } from '../../hardware/perf/e2eCases.js';
 import { readCsv, type CsvRow } from '../../hardware/perf/perfdbTables.js';
 
 /** Parallel shape of one worker group of a row (replicas = worker count). */
@@ -83,15 +83,7 @@ export interface E2eRowLoad {
 
 const BACKENDS: readonly string[] = ['vllm', 'sglang', 'trtllm'];
 
-/** Empty or non-positive sizes mean "not used" (1). */
-function num(r: CsvRow, k: string, d = 1): number {
-  const v = Number(r[k]);
-  return r[k] && Number.isFinite(v) && v > 0 ? v : d;
-}
-
-function group(r: CsvRow, prefix: string, replicas: number): RowGroup {
-  return { tp: num(r, `${prefix}tp_size`), pp: num(r, `${prefix}pp_size`), attention_dp: num(r, `${prefix}attention_dp_size`), moe_tp: num(r, `${prefix}moe_tp_size`), moe_ep: num(r, `${prefix}moe_ep_size`), replicas };
-}
+const num = sizeColumn;
 
 /** One CSV row → an E2eRow, or the reason it cannot be replayed. Pure. */
 export function parseE2eRow(r: CsvRow, hasFp4: (sku: string) => boolean): E2eRow | string {
@@ -109,13 +101,12 @@ export function parseE2eRow(r: CsvRow, hasFp4: (sku: string) => boolean): E2eRow
   const base = { id: r.id, sku: r.system, backend: r.backend as Backend, model, quant, moeQuant, isl: num(r, 'isl'), osl: num(r, 'osl'), ttftMs, tpotMs, harness: harnessOf(r.silicon_data_source ?? ''), backendVersion: r.backend_version ?? '' };
   const measured = measuredConcurrency(r.silicon_data_source ?? '');
   if (r.mode === 'agg') {
-    // Some rows carry the GPU count squared (e2eCases.ts `deployedShape`): read the deployment measured.
-    const g = deployedShape(group(r, '', 1));
+    const g = { ...measuredAggShape(r), replicas: 1 };
     return { ...base, mode: 'agg', group: g, concurrency: aggConcurrency(r.silicon_data_source ?? '', num(r, 'batch_size'), g.attention_dp) };
   }
   if (!r.prefill_num_workers || !r.decode_num_workers || !r.decode_batch_size) return 'disagg row without worker counts / batch sizes';
-  const prefill = group(r, 'prefill_', num(r, 'prefill_num_workers'));
-  const decode = group(r, 'decode_', num(r, 'decode_num_workers'));
+  const prefill = { ...parallelColumns(r, 'prefill_'), replicas: num(r, 'prefill_num_workers') };
+  const decode = { ...parallelColumns(r, 'decode_'), replicas: num(r, 'decode_num_workers') };
   const decodeBatch = num(r, 'decode_batch_size');
   return { ...base, mode: 'disagg', prefill, decode, prefillBatch: num(r, 'prefill_batch_size'), decodeBatch, concurrency: measured ?? decodeBatch * decode.replicas * decode.attention_dp };
 }
