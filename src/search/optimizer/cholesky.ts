@@ -529,3 +529,40 @@ export function inverseFromCholesky(l: Float64Array, n: number): Float64Array {
   for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) out[j * n + i] = out[i * n + j];
   return out;
 }
+
+/**
+ * M·v for a row-major rows×cols matrix M: four rows at a time share each load of v and keep four
+ * independent sums in flight, each still summed in column order (so results equal the plain loop's).
+ */
+export function matVec(m: Float64Array, rows: number, cols: number, v: Float64Array): Float64Array {
+  const out = new Float64Array(rows);
+  let r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const o0 = r * cols;
+    const o1 = o0 + cols;
+    const o2 = o1 + cols;
+    const o3 = o2 + cols;
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    for (let j = 0; j < cols; j++) {
+      const vj = v[j];
+      a0 += m[o0 + j] * vj;
+      a1 += m[o1 + j] * vj;
+      a2 += m[o2 + j] * vj;
+      a3 += m[o3 + j] * vj;
+    }
+    out[r] = a0;
+    out[r + 1] = a1;
+    out[r + 2] = a2;
+    out[r + 3] = a3;
+  }
+  for (; r < rows; r++) {
+    const off = r * cols;
+    let acc = 0;
+    for (let j = 0; j < cols; j++) acc += m[off + j] * v[j];
+    out[r] = acc;
+  }
+  return out;
+}

@@ -4,6 +4,7 @@
 //   cov_j(x, y) = cov_{j−1}(x, y) − u_j(x) u_j(y),   u_j(x) = cov_{j−1}(x, f_j) / √(cov_{j−1}(f_j, f_j) + σn²)
 // with cov_0(x, y) = k(x, y) − v_xᵀ v_y and v = L⁻¹k(X, ·). Each fantasy costs O(C·(n + j)).
 import { featureMajor, type GpPosterior } from './gp.js';
+import { matVec } from './cholesky.js';
 
 interface Fantasy {
   scaled: Float64Array;
@@ -55,7 +56,8 @@ export class FantasyBelief {
     }
     const c = Math.sqrt(Math.max(selfVar, 0) + gp.noise);
     const size = this.size;
-    const dot = rowDots(this.v, n, size, v);
+    // vᵀ_x v_f for every candidate x (V is C×n, row per candidate).
+    const dot = matVec(this.v, size, n, v);
     const prior = gp.kernelsTo(scaled, this.scaledT, size, new Float64Array(size));
     const row = conditionOn(prior, dot, this.uRows, u, c, this.variance, 1e-12 * gp.signal);
     this.fantasies.push({ scaled, v, u, c });
@@ -65,43 +67,6 @@ export class FantasyBelief {
 
 // The O(C·n) and O(C·j) loops live in small functions of their own: inside addFantasy V8 optimized
 // them on-stack mid-call, and that code kept bailing out on the first statement after the loop.
-
-/**
- * vᵀ_x v_f for every candidate x (V is C×n, row per candidate): four candidates at a time share each
- * load of v_f and keep four independent sums in flight (each still summed in order of j).
- */
-function rowDots(V: Float64Array, n: number, size: number, v: Float64Array): Float64Array {
-  const dot = new Float64Array(size);
-  let ci = 0;
-  for (; ci + 4 <= size; ci += 4) {
-    const o0 = ci * n;
-    const o1 = o0 + n;
-    const o2 = o1 + n;
-    const o3 = o2 + n;
-    let a0 = 0;
-    let a1 = 0;
-    let a2 = 0;
-    let a3 = 0;
-    for (let j = 0; j < n; j++) {
-      const vj = v[j];
-      a0 += V[o0 + j] * vj;
-      a1 += V[o1 + j] * vj;
-      a2 += V[o2 + j] * vj;
-      a3 += V[o3 + j] * vj;
-    }
-    dot[ci] = a0;
-    dot[ci + 1] = a1;
-    dot[ci + 2] = a2;
-    dot[ci + 3] = a3;
-  }
-  for (; ci < size; ci++) {
-    const off = ci * n;
-    let acc = 0;
-    for (let j = 0; j < n; j++) acc += V[off + j] * v[j];
-    dot[ci] = acc;
-  }
-  return dot;
-}
 
 /**
  * u(x) = (k(x, f) − v_xᵀv_f − Σ_k u_k(x) u_k(f)) / c for every candidate, and the variance update

@@ -5,7 +5,7 @@
 // log-normal priors (a MAP estimate: the priors keep tiny data sets from driving ℓ or σn to the
 // bounds) by projected Adam on log-params with the analytic gradient ½ tr((ααᵀ − K⁻¹) ∂K/∂θ),
 // warm-started from the previous fit. Deterministic: fixed iteration counts, no randomness.
-import { cholesky, inverseFromCholesky, solveLower, solveLowerRows, solveUpper } from './cholesky.js';
+import { cholesky, matVec, inverseFromCholesky, solveLower, solveLowerRows, solveUpper } from './cholesky.js';
 
 const SQRT5 = Math.sqrt(5);
 const LOG_2PI = Math.log(2 * Math.PI);
@@ -153,37 +153,11 @@ export function logPosterior(dist: PairDistances, y: ArrayLike<number>, hyper: G
   }
   grad[dims] = gSignal;
   // ∂/∂log ℓ_d = Σ_q (W_q·dkdr_q)·d2_dq / ℓ_d²: the product W·dkdr is shared by every dimension, and
-  // four dimensions' sums (each over q in order) advance together.
+  // the dimensions' sums (each over q in order) run as one matrix–vector product.
   const wk = new Float64Array(P);
   for (let q = 0; q < P; q++) wk[q] = wPair[q] * dkdr[q];
-  d = 0;
-  for (; d + 4 <= dims; d += 4) {
-    const o0 = d * P;
-    const o1 = o0 + P;
-    const o2 = o1 + P;
-    const o3 = o2 + P;
-    let g0 = 0;
-    let g1 = 0;
-    let g2 = 0;
-    let g3 = 0;
-    for (let q = 0; q < P; q++) {
-      const w = wk[q];
-      g0 += w * d2[o0 + q];
-      g1 += w * d2[o1 + q];
-      g2 += w * d2[o2 + q];
-      g3 += w * d2[o3 + q];
-    }
-    grad[d] = g0 * invL2[d];
-    grad[d + 1] = g1 * invL2[d + 1];
-    grad[d + 2] = g2 * invL2[d + 2];
-    grad[d + 3] = g3 * invL2[d + 3];
-  }
-  for (; d < dims; d++) {
-    const off = d * P;
-    let g = 0;
-    for (let q = 0; q < P; q++) g += wk[q] * d2[off + q];
-    grad[d] = g * invL2[d];
-  }
+  const g = matVec(d2, dims, P, wk);
+  for (d = 0; d < dims; d++) grad[d] = g[d] * invL2[d];
   for (let i = 0; i < hyper.length; i++) {
     const pr = priorOf(i, dims);
     const z = (hyper[i] - pr.mean) / pr.sd;
