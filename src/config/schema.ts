@@ -97,6 +97,12 @@ export const WorkerGroupSchema = z.strictObject({
   replicas: posInt().default(1),
 });
 export const DisaggParallelEntrySchema = z.strictObject({ prefill: WorkerGroupSchema, decode: WorkerGroupSchema });
+/** GPUs a pinned parallel_configs entry occupies (omitted dims are 1). */
+export function pinnedGpus(e: ParallelConfigEntry): number {
+  const g = (w: { tp: number; pp?: number; attention_dp?: number; replicas?: number }): number => w.tp * (w.pp ?? 1) * (w.attention_dp ?? 1) * (w.replicas ?? 1);
+  return 'prefill' in e ? g(e.prefill) + g(e.decode) : g(e);
+}
+
 export const ParallelConfigEntrySchema = z.union([DisaggParallelEntrySchema, WorkerGroupSchema]);
 export type ParallelConfigEntry = z.infer<typeof ParallelConfigEntrySchema>;
 
@@ -204,9 +210,20 @@ export const SearchSpaceSchema = z
               allowed: mode === 'disagg' ? '{prefill: {tp, …}, decode: {tp, …}}' : '{tp, attention_dp?, moe_tp?, moe_ep?, pp?, replicas?}',
             },
           });
+        // A pin is a deployment to replay as written: one beyond the budget is refused, never replayed.
+        else {
+          const used = pinnedGpus(entry);
+          if (used > s.gpu_budget)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['parallel_configs', i],
+              message: `this pinned deployment uses ${used} GPUs, more than gpu_budget ${s.gpu_budget}`,
+              params: { allowed: `a shape of at most ${s.gpu_budget} GPUs (tp × pp × attention_dp × replicas, summed over roles), or a larger gpu_budget` },
+            });
+        }
       });
     },
-    { when: cleanAt(['parallel_configs'], ['deployment_mode']) },
+    { when: cleanAt(['parallel_configs'], ['deployment_mode'], ['gpu_budget']) },
   )
   .superRefine(
     (s, ctx) => {

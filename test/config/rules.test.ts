@@ -46,12 +46,13 @@ const RULES: Rule[] = [
   { rule: 'decode prefix caching forced off', good: ss({ decode_enable_prefix_caching: false }), bad: ss({ decode_enable_prefix_caching: true }), path: 'search_space.decode_enable_prefix_caching' },
   // parallel_configs
   { rule: 'pinned parallel_configs need one mode', good: ss({ deployment_mode: ['agg'], parallel_configs: [{ tp: 2 }] }), bad: ss({ parallel_configs: [{ tp: 2 }] }), path: 'search_space.deployment_mode', message: 'exactly one mode' },
+  { rule: 'pinned parallel_configs within gpu_budget', good: ss({ deployment_mode: ['agg'], parallel_configs: [{ tp: 4, replicas: 2 }] }), bad: ss({ deployment_mode: ['agg'], parallel_configs: [{ tp: 8 }, { tp: 4, attention_dp: 2, replicas: 2 }] }), path: 'search_space.parallel_configs[1]', message: 'uses 16 GPUs, more than gpu_budget 8' },
   { rule: 'agg shape requires tp', good: ss({ deployment_mode: ['agg'], parallel_configs: [{ tp: 4, moe_ep: 4, replicas: 2 }] }), bad: ss({ deployment_mode: ['agg'], parallel_configs: [{ moe_ep: 4 }] }), path: 'search_space.parallel_configs[0].tp', message: 'missing required key' },
   { rule: 'agg shape dims positive ints', good: ss({ deployment_mode: ['agg'], parallel_configs: [{ tp: 1, pp: 1 }] }), bad: ss({ deployment_mode: ['agg'], parallel_configs: [{ tp: 2, replicas: 0 }] }), path: 'search_space.parallel_configs[0].replicas' },
   { rule: 'agg shape unknown key', good: ss({ deployment_mode: ['agg'], parallel_configs: [{ tp: 2 }] }), bad: ss({ deployment_mode: ['agg'], parallel_configs: [{ tp: 2, dp: 2 }] }), path: 'search_space.parallel_configs[0].dp' },
   {
     rule: 'disagg entry = {prefill, decode} shapes',
-    good: ss({ deployment_mode: ['disagg'], parallel_configs: [{ prefill: { tp: 8, moe_ep: 8 }, decode: { tp: 1, attention_dp: 8, moe_ep: 8, replicas: 2 } }] }),
+    good: ss({ deployment_mode: ['disagg'], gpu_budget: 24, parallel_configs: [{ prefill: { tp: 8, moe_ep: 8 }, decode: { tp: 1, attention_dp: 8, moe_ep: 8, replicas: 2 } }] }),
     bad: ss({ deployment_mode: ['disagg'], parallel_configs: [{ prefill: { tp: 8 }, decode: { attention_dp: 2 } }] }),
     path: 'search_space.parallel_configs[0].decode.tp',
   },
@@ -217,7 +218,7 @@ describe('defaults', () => {
   });
 
   it('parallel_configs shapes default omitted dims and replicas to 1', () => {
-    const c = load(withPatch(ss({ deployment_mode: ['disagg'], parallel_configs: [{ prefill: { tp: 2 }, decode: { tp: 4, replicas: 3 } }] })));
+    const c = load(withPatch(ss({ deployment_mode: ['disagg'], gpu_budget: 16, parallel_configs: [{ prefill: { tp: 2 }, decode: { tp: 4, replicas: 3 } }] })));
     expect(c.search_space.parallel_configs[0]).toEqual({
       prefill: { tp: 2, attention_dp: 1, moe_tp: 1, moe_ep: 1, pp: 1, replicas: 1 },
       decode: { tp: 4, attention_dp: 1, moe_tp: 1, moe_ep: 1, pp: 1, replicas: 3 },

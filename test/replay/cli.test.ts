@@ -1,5 +1,8 @@
 // End to end with the real model catalog, system files and perf model, through `spica replay`.
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
 
@@ -80,5 +83,19 @@ describe('spica replay', () => {
     const r = await spica(['replay', example('dense-agg-throughput.yaml')]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/searches|--candidate/);
+  });
+
+  it('refuses a deployment beyond gpu_budget (exit 2): a --candidate, and a pin when the config loads', async () => {
+    const big = JSON.stringify({ deployment_mode: 'agg', backend: 'vllm', engine: { agg_max_num_batched_tokens: 8192, agg_max_num_seqs: 256 }, parallel_config: { tp: 8, replicas: 2 }, adapters: { 'dynamo.router': { router_mode: 'round_robin' } } });
+    const r = await spica(['replay', example('dense-agg-throughput.yaml'), '--candidate', big, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/--candidate uses 16 GPUs, more than search_space.gpu_budget 8/);
+    const dir = mkdtempSync(join(tmpdir(), 'spica-budget-'));
+    const yaml = readFileSync(example('dense-agg-throughput.yaml'), 'utf8').replace('  deployment_mode: [agg]\n', '  deployment_mode: [agg]\n  parallel_configs:\n    - {tp: 8, attention_dp: 8}\n');
+    writeFileSync(join(dir, 'pinned.yaml'), yaml);
+    const p = await spica(['replay', join(dir, 'pinned.yaml'), '--candidate', aggCandidate]);
+    expect(p.code).toBe(2);
+    expect(p.err).toMatch(/pinned.yaml:9:\d+: search_space.parallel_configs\[0\]: this pinned deployment uses 64 GPUs, more than gpu_budget 8/);
   });
 });

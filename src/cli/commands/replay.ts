@@ -7,6 +7,7 @@ import { InputError } from '../../errors.js';
 import { loadConfigFile } from '../../config/load.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import { planParallel } from '../../parallel/fromConfig.js';
+import { usedGpus } from '../../parallel/shape.js';
 import { materializeReplaySpec, type FlatCandidateInput } from '../../replay/spec.js';
 import { runReplay } from '../../replay/resolve.js';
 import type { ReplayReport } from '../../replay/report.js';
@@ -118,6 +119,12 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     traceSha256: tracePath !== undefined ? readTrace(tracePath).sha256 : null,
     seed,
   });
+  // A deployment beyond the GPU budget is not a candidate of this config (a pin in parallel_configs is
+  // refused when the config loads; a --candidate is checked here).
+  const used = usedGpus(spec.backend_deployment.parallel_config);
+  const budget = config.search_space.gpu_budget;
+  if (used > budget)
+    throw new InputError(`${values.candidate !== undefined ? '--candidate' : 'the pinned deployment'} uses ${used} GPUs, more than search_space.gpu_budget ${budget} of ${positionals[0]}: raise gpu_budget or pick a smaller shape`);
   const report = runReplay(spec, opts);
   io.stdout(values.json ? `${JSON.stringify({ metrics: report.metrics, metadata: report.metadata })}\n` : format(report));
   return report.metrics.completed_requests > 0 ? 0 : 1;

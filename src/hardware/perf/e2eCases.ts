@@ -53,6 +53,22 @@ export function aggConcurrency(source: string, batchSize: number, attentionDp: n
 }
 
 /**
+ * The parallel label a row's benchmark config is named by (`…_tp4_epnone_…`, `…_tp8_0_ep8_…`): the tp
+ * it was launched with and its expert parallelism ('none' = no EP flag). Undefined when the id has none
+ * (the db-dump `cfgNNN` rows).
+ */
+export interface ParallelLabel {
+  tp: number;
+  ep: number | 'none';
+}
+
+export function parallelLabelOf(id: string): ParallelLabel | undefined {
+  const m = /_tp(\d+)(?:_\d+)?_ep(none|\d+)(?:_|$)/.exec(id);
+  if (!m) return undefined;
+  return { tp: Number(m[1]), ep: m[2] === 'none' ? 'none' : Number(m[2]) };
+}
+
+/**
  * The deployment a row measured. Two families of rows carry the GPU count squared (found by the same
  * measurement — identical TTFT and TPOT — appearing under both encodings):
  * * `…_tpN_epN_…` rows of SGLang / TRT-LLM (and the db-dump configs they duplicate) carry moe_tp = N,
@@ -60,8 +76,12 @@ export function aggConcurrency(source: string, batchSize: number, attentionDp: n
  *   DP N), moe_tp 1, moe_ep N: an N-GPU engine with EP over its experts.
  * * `…_tpN_epN_…` rows of vLLM carry tp N, attention DP N, moe_ep N²; their twins `…_tpN_0_epN_…`
  *   (other runs of the same setting: TPOT within 1 %, TTFT within 4 %) read tp N, moe_ep N.
+ * A row labelled `…_tpN_epnone_…` launched N GPUs without EP: its columns are the engine as written,
+ * even when moe_tp × moe_ep = tp looks like the squared form (tp 4, moe_tp 2, moe_ep 2 is a 4-GPU engine,
+ * not a 2-GPU one). The squared reading applies only where the label does not contradict it.
  */
-export function deployedShape(s: ParallelShape): ParallelShape {
+export function deployedShape(s: ParallelShape, label?: ParallelLabel): ParallelShape {
+  if (label?.ep === 'none') return s;
   const { tp, attention_dp: dp, moe_tp: mt, moe_ep: me } = s;
   if (me > 1 && mt === me && tp * dp === mt * me) {
     return dp > 1 ? { ...s, tp: 1, attention_dp: me, moe_tp: 1, moe_ep: me } : { ...s, tp: me, attention_dp: 1, moe_tp: 1, moe_ep: me };
@@ -82,9 +102,9 @@ export function parallelColumns(r: CsvRow, prefix = ''): ParallelShape {
   return { tp: n('tp_size'), pp: n('pp_size'), attention_dp: n('attention_dp_size'), moe_tp: n('moe_tp_size'), moe_ep: n('moe_ep_size') };
 }
 
-/** The engine shape an agg row measured: its parallel columns, read through `deployedShape`. */
+/** The engine shape an agg row measured: its parallel columns, read through `deployedShape` with its label. */
 export function measuredAggShape(r: CsvRow): ParallelShape {
-  return deployedShape(parallelColumns(r));
+  return deployedShape(parallelColumns(r), parallelLabelOf(r.id ?? ''));
 }
 
 export interface E2eLoad {
