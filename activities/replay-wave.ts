@@ -4,29 +4,15 @@
 // input order; a replay failure is an outcome, never an activity failure.
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
-import { perfDataFingerprint } from '../src/hardware/perf-data-fingerprint.js';
-import { SIMULATOR_VERSION } from '../src/replay/report.js';
 import { specHash } from '../src/replay/spec-hash.js';
 import type { MaterializedCandidate } from '../src/search/study/materialize.js';
 import type { EvalOutcome } from '../src/search/trial.js';
 import type { BranchContext, WaveOutcome } from '../workflows/sweep-types.js';
 import { replaySpecFor } from './evaluate.js';
 import { replayPool } from './replay-pool.js';
-import { ReplayResultCache, resultCacheDir } from './result-cache.js';
+import { resultCache } from './result-cache.js';
 
 const HEARTBEAT_MS = 5_000;
-
-let dataVersion: string | null = null;
-
-/**
- * The persistent cache of this worker: keyed by the simulator version and the fingerprint of the perf
- * data (system files, fitted coefficients), read once per process, so a recalibration starts a new
- * cache instead of serving results computed with the old coefficients.
- */
-export function resultCache(): ReplayResultCache {
-  dataVersion ??= `${SIMULATOR_VERSION}+data.${perfDataFingerprint().slice(0, 16)}`;
-  return new ReplayResultCache(resultCacheDir(), dataVersion);
-}
 
 /** Spec hash of a candidate, or the build error that prevents a spec. */
 export function specHashFor(context: BranchContext, m: MaterializedCandidate): { hash: string } | { error: string } {
@@ -49,17 +35,19 @@ export async function evaluateWithCache(
   let hits = 0;
   let done = 0;
   const runs: Promise<void>[] = [];
+  const keys = candidates.map((m) => (m.rejection ? null : specHashFor(context, m)));
+  const cachedAll = await cache.getMany(keys.flatMap((k) => (k && 'hash' in k ? [k.hash] : [])));
   candidates.forEach((m, i) => {
     if (m.rejection) {
       outcomes[i] = { ok: false, ...m.rejection };
       return;
     }
-    const key = specHashFor(context, m);
+    const key = keys[i]!;
     if ('error' in key) {
       outcomes[i] = { ok: false, reason_category: 'build_error', reason: key.error };
       return;
     }
-    const cached = cache.get(key.hash);
+    const cached = cachedAll.get(key.hash);
     if (cached) {
       outcomes[i] = cached;
       hits += 1;
@@ -68,9 +56,9 @@ export async function evaluateWithCache(
     runs.push(
       replayPool()
         .run({ ctx: { config: context.config, traceSha256: context.traceSha256 }, candidate: m, timeoutSeconds: context.config.sweep.max_eval_seconds }, signal)
-        .then((o) => {
+        .then(async (o) => {
           outcomes[i] = o;
-          if (!signal?.aborted) cache.put(key.hash, o);
+          if (!signal?.aborted) await cache.put(key.hash, o);
           done += 1;
           onProgress?.(done, runs.length);
         }),

@@ -9,7 +9,8 @@ import type { BranchStudyPlan } from '../src/search/study/plan.js';
 import type { TrialRecord } from '../src/search/study/trialRecord.js';
 import type { BranchContext, BranchStudyResult, SweepOutcome } from '../workflows/sweep-types.js';
 import { branchMaterializer } from './materialize.js';
-import { evaluateWithCache, resultCache, specHashFor } from './replay-wave.js';
+import { evaluateWithCache, specHashFor } from './replay-wave.js';
+import { resultCache } from './result-cache.js';
 import { inlineOrStore } from './result-store.js';
 
 export interface ReportInput {
@@ -28,16 +29,21 @@ export async function hydrateTrials(context: BranchContext, trials: TrialRecord[
   const cache = resultCache();
   const out: TrialRecord[] = [];
   const missing: { index: number; m: ReturnType<typeof materializer.materialize> }[] = [];
+  const wanted: { index: number; hash: string | null; m: ReturnType<typeof materializer.materialize> }[] = [];
   for (const t of trials) {
     const m = materializer.materialize(t.point);
     const full: TrialRecord = { ...t, candidate: m.candidate, projection: m.projection };
     if (t.metrics && m.candidate) {
       const key = specHashFor(context, m);
-      const cached = 'hash' in key ? cache.get(key.hash) : null;
-      if (cached?.ok) full.metrics = cached.metrics;
-      else missing.push({ index: out.length, m });
+      wanted.push({ index: out.length, hash: 'hash' in key ? key.hash : null, m });
     }
     out.push(full);
+  }
+  const cached = await cache.getMany(wanted.flatMap((w) => (w.hash ? [w.hash] : [])));
+  for (const w of wanted) {
+    const hit = w.hash ? cached.get(w.hash) : undefined;
+    if (hit?.ok) out[w.index].metrics = hit.metrics;
+    else missing.push({ index: w.index, m: w.m });
   }
   if (missing.length > 0) {
     // Another machine replayed these: replay again (deterministic) rather than report partial metrics.

@@ -129,9 +129,14 @@ export interface TrialView {
   cache_hit: boolean;
 }
 
-/** A SweepResult too big for a workflow payload, kept in the result store on disk. */
+/** A SweepResult too big for a workflow payload, kept in the store (src/store) of the reporting worker. */
 export interface StoredSweepResult {
   stored: true;
+  /** Which store holds it; absent in references written before PostgreSQL stores existed (a directory). */
+  store?: 'directory' | 'postgresql';
+  /** Blob name within that store. */
+  name?: string;
+  /** The absolute file path (directory store) or `postgresql://host:port/db#result/<name>`. */
   path: string;
   sha256: string;
   bytes: number;

@@ -132,9 +132,9 @@ describe('durable sweep', () => {
       if (!isStoredResult(outcome)) throw new Error('expected a stored result reference');
       expect(outcome).toMatchObject({ stored: true, sweep_id: workflowId, counts: { evaluated: local.counts.evaluated } });
       expect(path.dirname(outcome.path)).toBe(process.env.SPICA_RESULT_STORE);
-      expect(neutralized(resolveSweepOutcome(outcome, workflowId))).toEqual(neutralized(local));
+      expect(neutralized(await resolveSweepOutcome(outcome, workflowId))).toEqual(neutralized(local));
       writeFileSync(outcome.path, '{}');
-      expect(() => resolveSweepOutcome(outcome, workflowId)).toThrow(/changed since the sweep wrote it/);
+      await expect(resolveSweepOutcome(outcome, workflowId)).rejects.toThrow(/changed since the sweep wrote it/);
     } finally {
       delete process.env.SPICA_RESULT_STORE;
       delete process.env.SPICA_RESULT_INLINE_LIMIT_BYTES;

@@ -1,11 +1,7 @@
-// The replay worker-thread pool and the persistent result cache, without a Temporal server.
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// The replay worker-thread pool, without a Temporal server (the result cache: test/store/).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateCandidate } from '../../activities/evaluate.js';
 import { ReplayPool } from '../../activities/replay-pool.js';
-import { isCacheable, ReplayResultCache } from '../../activities/result-cache.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { canonicalJson } from '../../src/config/canonical-json.js';
 import { planSweep } from '../../src/search/sweepPlan.js';
@@ -81,38 +77,5 @@ describe('ReplayPool', () => {
     const ac = new AbortController();
     ac.abort();
     expect(await pool.run({ ctx, candidate: candidates[0], timeoutSeconds: 30 }, ac.signal)).toMatchObject({ ok: false, reason: 'cancelled' });
-  });
-});
-
-describe('ReplayResultCache', () => {
-  const hash = 'a'.repeat(64);
-  const ok = { ok: true as const, metrics: { output_throughput_tok_s: 1 } };
-
-  it('round-trips outcomes per simulator version, atomically (no tmp files left)', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
-    const cache = new ReplayResultCache(dir, 'spica-replay/1');
-    expect(cache.get(hash)).toBeNull();
-    expect(cache.put(hash, ok)).toBe(true);
-    expect(cache.get(hash)).toEqual(ok);
-    expect(new ReplayResultCache(dir, 'spica-replay/2').get(hash)).toBeNull();
-    const files = readdirSync(path.join(dir, 'spica-replay_1', 'aa'));
-    expect(files).toEqual([`${hash}.json`]);
-  });
-
-  it('never stores timeouts or runtime failures; a corrupt or foreign entry is a miss', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
-    const cache = new ReplayResultCache(dir, 'v');
-    const timeout = { ok: false as const, reason_category: 'runtime_timeout' as const, reason: 'exceed runtime: replay > 1s' };
-    const crash = { ok: false as const, reason_category: 'replay_runtime' as const, reason: 'boom' };
-    const kv = { ok: false as const, reason_category: 'kv_capacity' as const, reason: 'no room' };
-    expect([timeout, crash, kv, ok].map(isCacheable)).toEqual([false, false, true, true]);
-    expect(cache.put(hash, timeout)).toBe(false);
-    expect(existsSync(path.join(dir, 'v'))).toBe(false);
-    expect(cache.put(hash, kv)).toBe(true);
-    writeFileSync(path.join(dir, 'v', 'aa', `${hash}.json`), '{"spec_hash":"other","outcome":{"ok":true}}');
-    expect(cache.get(hash)).toBeNull();
-    writeFileSync(path.join(dir, 'v', 'aa', `${hash}.json`), '{torn');
-    expect(cache.get(hash)).toBeNull();
-    expect(() => cache.get('../../etc/passwd')).toThrow(/not a spec hash/);
   });
 });

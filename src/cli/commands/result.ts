@@ -7,12 +7,14 @@ import { writeResultFiles } from '../../results/files.js';
 import { withManagementSession } from '../sweeps/management-session.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { fetchSweepResult } from '../sweeps/sweep-outcome.js';
+import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 
 const usage = `Usage: spica result <workflow-id> [options]
 
 The SweepResult of a completed sweep run: the ranked table (or Pareto front) and counts, the
 SweepResult JSON with --json, and result.json, candidates.csv, report.html with --out DIR.
-Results too big for a workflow payload are read from the result store the workflow points to.
+Results too big for a workflow payload are read from the store the workflow points to (the
+local .spica/ directory of the reporting machine, or the shared PostgreSQL store).
 
 Exit codes: 0 ok; 1 no candidate is feasible; 2 unknown id or the run is still running;
 3 the run failed/was terminated (see \`spica resume\`) or the server is unreachable.
@@ -24,6 +26,7 @@ Options:
   --wait               wait for a running sweep to finish
   --json               print the SweepResult as one JSON document
   --out DIR            write result.json, candidates.csv and report.html into DIR
+${STORE_OPTION_USAGE}
 `;
 
 export const command: Command = {
@@ -39,11 +42,13 @@ export const command: Command = {
         wait: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         out: { type: 'string' },
+        store: { type: 'string' },
       },
       allowPositionals: true,
     });
     if (positionals.length !== 1) throw new InputError(`expected exactly one workflow id, got ${positionals.length} (see \`spica result --help\`)`);
     const id = positionals[0];
+    useStoreFlag(values.store);
     const result = await withManagementSession(values, `result ${id}`, (s) => fetchSweepResult(s.client, id, { wait: values.wait }));
     if (values.out !== undefined) {
       const { files } = writeResultFiles(result, path.resolve(values.out));

@@ -13,6 +13,7 @@ import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
 import { resumeSource, startResumedSweep, sweepFailureError } from '../sweeps/sweep-resume.js';
 
+import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 const usage = `Usage: spica resume <workflow-id> [options]
 
 Continue a FAILED, TERMINATED, TIMED_OUT or CANCELLED sweep: a new run '<id>-resume-<n>' (first
@@ -30,6 +31,7 @@ Options:
   --task-queue NAME    task queue of the new run (default: the old run's)
   --detach             start and return at once, printing the new id; needs a worker polling
   --json               print the SweepResult as one JSON document
+${STORE_OPTION_USAGE}
 `;
 
 interface ResumeArgs {
@@ -50,9 +52,11 @@ function parseResumeArgs(argv: string[]): ResumeArgs {
       'task-queue': { type: 'string' },
       detach: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      store: { type: 'string' },
     },
     allowPositionals: true,
   });
+  useStoreFlag(values.store);
   if (positionals.length !== 1) throw new InputError(`expected exactly one workflow id, got ${positionals.length} (see \`spica resume --help\`)`);
   return {
     id: positionals[0],
@@ -97,7 +101,7 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
       io.stderr(`interrupted; workflow ${newId} stays on the server and continues when a worker runs (\`spica server\` + \`spica worker\`)\n`);
       return 130;
     }
-    const result = resolveSweepOutcome(outcome.result, newId);
+    const result = await resolveSweepOutcome(outcome.result, newId);
     io.stderr(`${result.counts.cache_hits} of ${result.counts.evaluated} trials were served from the persistent cache (not replayed)\n`);
     io.stdout(args.json ? `${JSON.stringify(result)}\n` : formatSweepResult(result));
     return result.counts.feasible > 0 ? 0 : 1;

@@ -24,6 +24,7 @@ import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
 import { createSpicaWorker, DEFAULT_TASK_QUEUE } from '../temporal/worker.js';
 
+import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 const usage = `Usage: spica sweep <config.yaml> [options]
 
 Run a sweep as the Temporal workflow 'sweep'. The workflow id goes to stderr, the result to stdout.
@@ -45,6 +46,7 @@ Options:
   --local              run the sweep in this process without Temporal (same result, not durable)
   --json               print the SweepResult as one JSON document
   --out DIR            also write the result files (result.json, candidates.csv, report.html)
+${STORE_OPTION_USAGE}
 
 Progress (trials, best score, ETA) goes to stderr: a live bar on a terminal, plain lines otherwise.
 Exit code 1 when the sweep ran but found no feasible candidate.
@@ -74,9 +76,11 @@ function parseSweepArgs(argv: string[]): SweepArgs {
       local: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
+      store: { type: 'string' },
     },
     allowPositionals: true,
   });
+  useStoreFlag(values.store);
   if (positionals.length !== 1) {
     throw new InputError(`expected exactly one config file, got ${positionals.length} (see \`spica sweep --help\`)`);
   }
@@ -218,7 +222,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
       );
       return 130;
     }
-    const result = resolveSweepOutcome(outcome.result as SweepOutcome, handle.workflowId);
+    const result = await resolveSweepOutcome(outcome.result as SweepOutcome, handle.workflowId);
     return emitResult(result, args, io);
   } catch (err) {
     if (err instanceof WorkflowFailedError) throw workflowFailure(err, workflowId);

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
 import { replayPool } from '../../../activities/replay-pool.js';
-import { resultCacheDir } from '../../../activities/result-cache.js';
+import { spicaStore, STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 import { connectWorker } from '../temporal/client-connection.js';
 import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
@@ -23,6 +23,7 @@ Options:
   --task-queue NAME    task queue to poll (default '${DEFAULT_TASK_QUEUE}')
   --concurrency N      activity slots and replay worker threads (default: the machine's cores)
   --cache-dir DIR      persistent replay-result cache (default: SPICA_CACHE_DIR, else .spica/cache/)
+${STORE_OPTION_USAGE}
 
 Each replay runs on a worker thread; one past the sweep's max_eval_seconds is terminated and
 becomes a timed_out trial; one over its heap cap (SPICA_REPLAY_HEAP_MB, default 4096) fails only
@@ -46,7 +47,7 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
   const spica = await createSpicaWorker({ ...opts, connection });
   io.stderr(
     `worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); ` +
-      `${replayPool().size} replay threads, result cache ${resultCacheDir()}; Ctrl-C to stop\n`,
+      `${replayPool().size} replay threads, store ${spicaStore().describe()}; Ctrl-C to stop\n`,
   );
   const stopping = whenAborted(opts.signal).then(() => {
     io.stderr('worker shutting down (finishing tasks in hand)…\n');
@@ -74,9 +75,11 @@ export const command: Command = {
         'task-queue': { type: 'string' },
         concurrency: { type: 'string' },
         'cache-dir': { type: 'string' },
+        store: { type: 'string' },
       },
       allowPositionals: false,
     });
+    useStoreFlag(values.store);
     let concurrency: number | undefined;
     if (values.concurrency !== undefined) {
       concurrency = Number(values.concurrency);

@@ -15,11 +15,11 @@ export function isResumable(status: string): boolean {
 }
 
 /** Turns the workflow's return value into a validated SweepResult. */
-export function resolveSweepOutcome(outcome: SweepOutcome, workflowId: string): SweepResult {
+export async function resolveSweepOutcome(outcome: SweepOutcome, workflowId: string): Promise<SweepResult> {
   let raw: unknown = outcome;
   if (isStoredResult(outcome)) {
     try {
-      raw = readStoredResult(outcome);
+      raw = await readStoredResult(outcome);
     } catch (err) {
       throw new TemporalUnavailable(`sweep ${workflowId}: ${(err as Error).message}`);
     }

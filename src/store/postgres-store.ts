@@ -1,0 +1,149 @@
+// The shared store for several machines: PostgreSQL, selected by a connection string
+// (`SPICA_STORE_URL` / `--store postgresql://user@host:5432/db`). Two tables, created on first use:
+// replay outcomes keyed by (version, spec_hash), written with INSERT … ON CONFLICT DO NOTHING (the
+// first writer of a key wins; replays are deterministic so later writers bring the same value), and
+// blobs keyed by (kind, name), upserted whole in one statement (readers see old or new, never half).
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { EvalOutcome } from '../search/trial.js';
+import {
+  checkSpecHash,
+  isCacheable,
+  parseReplayEntry,
+  replayEntryText,
+  safeBlobName,
+  type BlobKind,
+  type BlobRef,
+  type SpicaStore,
+} from './store.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS spica_replay_cache (
+  version    text NOT NULL,
+  spec_hash  text NOT NULL,
+  entry      text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (version, spec_hash)
+);
+CREATE TABLE IF NOT EXISTS spica_blobs (
+  kind       text NOT NULL,
+  name       text NOT NULL,
+  body       text NOT NULL,
+  sha256     text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (kind, name)
+);`;
+
+/** Advisory-lock id serialising schema creation (CREATE TABLE IF NOT EXISTS races between sessions). */
+const SCHEMA_LOCK = 0x5e1ca;
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** The connection string without its password, for logs and references. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgresql://(unparsable connection string)';
+  }
+}
+
+export class PostgresStore implements SpicaStore {
+  readonly kind = 'postgresql' as const;
+  private readonly pool: pg.Pool;
+  private ready: Promise<void> | null = null;
+  private readonly shownUrl: string;
+
+  constructor(readonly url: string) {
+    this.shownUrl = redactUrl(url);
+    // Idle clients close quickly and never keep a CLI process alive.
+    this.pool = new pg.Pool({ connectionString: url, max: 4, idleTimeoutMillis: 2_000, allowExitOnIdle: true });
+    this.pool.on('error', () => undefined); // an idle client's broken socket is replaced on next use
+  }
+
+  describe(): string {
+    return `postgresql ${this.shownUrl}`;
+  }
+
+  private schema(): Promise<void> {
+    this.ready ??= (async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+        await client.query(SCHEMA);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    })().catch((err: unknown) => {
+      this.ready = null; // a later call retries (the server may come up meanwhile)
+      throw new Error(`PostgreSQL store ${this.shownUrl} is not usable: ${(err as Error).message}`);
+    });
+    return this.ready;
+  }
+
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    await this.schema();
+    return this.pool.query<R>(text, values);
+  }
+
+  async getReplay(version: string, specHash: string): Promise<EvalOutcome | null> {
+    checkSpecHash(specHash);
+    const r = await this.query<{ entry: string }>('SELECT entry FROM spica_replay_cache WHERE version = $1 AND spec_hash = $2', [version, specHash]);
+    return r.rows.length === 0 ? null : parseReplayEntry(r.rows[0].entry, specHash);
+  }
+
+  async getReplays(version: string, specHashes: readonly string[]): Promise<Map<string, EvalOutcome>> {
+    const out = new Map<string, EvalOutcome>();
+    if (specHashes.length === 0) return out;
+    for (const h of specHashes) checkSpecHash(h);
+    const r = await this.query<{ spec_hash: string; entry: string }>(
+      'SELECT spec_hash, entry FROM spica_replay_cache WHERE version = $1 AND spec_hash = ANY($2::text[])',
+      [version, [...new Set(specHashes)]],
+    );
+    for (const row of r.rows) {
+      const o = parseReplayEntry(row.entry, row.spec_hash);
+      if (o) out.set(row.spec_hash, o);
+    }
+    return out;
+  }
+
+  async putReplay(version: string, specHash: string, outcome: EvalOutcome): Promise<boolean> {
+    checkSpecHash(specHash);
+    if (!isCacheable(outcome)) return false;
+    await this.query('INSERT INTO spica_replay_cache (version, spec_hash, entry) VALUES ($1, $2, $3) ON CONFLICT (version, spec_hash) DO NOTHING', [
+      version,
+      specHash,
+      replayEntryText(version, specHash, outcome),
+    ]);
+    return true;
+  }
+
+  async putBlob(kind: BlobKind, name: string, text: string): Promise<BlobRef> {
+    const safe = safeBlobName(name);
+    const sha256 = createHash('sha256').update(text).digest('hex');
+    await this.query(
+      `INSERT INTO spica_blobs (kind, name, body, sha256) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (kind, name) DO UPDATE SET body = EXCLUDED.body, sha256 = EXCLUDED.sha256, updated_at = now()`,
+      [kind, safe, text, sha256],
+    );
+    return { store: 'postgresql', kind, name: safe, location: `${this.shownUrl}#${kind}/${safe}`, sha256, bytes: Buffer.byteLength(text) };
+  }
+
+  async getBlob(kind: BlobKind, name: string): Promise<string | null> {
+    const r = await this.query<{ body: string }>('SELECT body FROM spica_blobs WHERE kind = $1 AND name = $2', [kind, safeBlobName(name)]);
+    return r.rows.length === 0 ? null : r.rows[0].body;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
