@@ -19,17 +19,27 @@ export function formatIssue(source: string, issue: ConfigIssue): string {
   return `${where}: ${issue.path}: ${issue.message} (found: ${issue.found}; allowed: ${issue.allowed})`;
 }
 
+/** At most this many problems are printed (and carried in a failure's details); the rest are counted. */
+export const MAX_REPORTED_ISSUES = 50;
+
 export class ConfigInvalid extends InputError {
+  /** The first MAX_REPORTED_ISSUES problems, in source order. */
   readonly issues: ConfigIssue[];
+  /** How many problems there were in all. */
+  readonly total: number;
   readonly source: string;
   constructor(source: string, issues: ConfigIssue[]) {
     const n = issues.length;
+    const shown = issues.slice(0, MAX_REPORTED_ISSUES);
     super(
-      [`invalid config ${source} (${n} problem${n === 1 ? '' : 's'}):`, ...issues.map((i) => formatIssue(source, i))].join(
-        '\n',
-      ),
+      [
+        `invalid config ${source} (${n} problem${n === 1 ? '' : 's'}):`,
+        ...shown.map((i) => formatIssue(source, i)),
+        ...(n > shown.length ? [`… and ${n - shown.length} more`] : []),
+      ].join('\n'),
     );
-    this.issues = issues;
+    this.issues = shown;
+    this.total = n;
     this.source = source;
   }
 }

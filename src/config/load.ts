@@ -139,9 +139,53 @@ export function configFromObject(obj: unknown, opts: ConfigLoadOptions = {}): Sm
   return validate(obj, opts);
 }
 
+/**
+ * Hostile-input bounds. A config is a few KB; past 1 MiB it is refused before parsing (the YAML
+ * parser needs ~75 bytes per input byte), and an alias may not expand to more than
+ * MAX_ALIAS_EXPANSION nodes (an anchor/alias "billion laughs" document is a few hundred bytes).
+ */
+export const MAX_CONFIG_BYTES = 1 << 20;
+export const MAX_ALIAS_EXPANSION = 1000;
+
+function tooLarge(source: string, bytes: number): ConfigInvalid {
+  return new ConfigInvalid(source, [
+    {
+      path: '(document)',
+      found: `${(bytes / 2 ** 20).toFixed(1)} MiB`,
+      allowed: `at most ${MAX_CONFIG_BYTES / 2 ** 20} MiB (a workload trace belongs in its own file: workload.trace_path)`,
+      message: 'the config is too large',
+    },
+  ]);
+}
+
+/** A document the YAML layer refuses as a whole (alias bomb, nesting deeper than the stack). */
+function hostileDocument(source: string, err: unknown): ConfigInvalid {
+  const alias = err instanceof ReferenceError && /alias/i.test(err.message);
+  return new ConfigInvalid(source, [
+    {
+      path: '(document)',
+      found: alias ? 'aliases that multiply the document' : 'nesting deeper than the parser can follow',
+      allowed: alias ? `aliases expanding to at most ${MAX_ALIAS_EXPANSION} nodes` : 'a plain mapping a few levels deep',
+      message: alias ? 'YAML aliases expand too far (an anchor/alias bomb?)' : 'the YAML document is nested too deeply',
+    },
+  ]);
+}
+
 /** Parse and validate YAML text. Throws ConfigInvalid (YAML syntax errors included, with lines). */
 export function parseConfigText(text: string, opts: ConfigLoadOptions = {}): SmartSearchConfig {
   const source = opts.sourceName ?? '<config>';
+  // Cheap bound first (UTF-16 units ≤ UTF-8 bytes), the exact byte count only near the limit.
+  if (text.length > MAX_CONFIG_BYTES || (text.length > MAX_CONFIG_BYTES / 4 && Buffer.byteLength(text) > MAX_CONFIG_BYTES))
+    throw tooLarge(source, Buffer.byteLength(text));
+  try {
+    return parseBoundedText(text, source, opts);
+  } catch (err) {
+    if (err instanceof ReferenceError || err instanceof RangeError) throw hostileDocument(source, err);
+    throw err;
+  }
+}
+
+function parseBoundedText(text: string, source: string, opts: ConfigLoadOptions): SmartSearchConfig {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -161,7 +205,7 @@ export function parseConfigText(text: string, opts: ConfigLoadOptions = {}): Sma
       }),
     );
   }
-  const raw: unknown = doc.toJS({ maxAliasCount: 1000 });
+  const raw: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSION });
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigInvalid(source, [
       {
@@ -181,8 +225,12 @@ export function parseConfigText(text: string, opts: ConfigLoadOptions = {}): Sma
 export function loadConfigFile(path: string, opts: { systemsDir?: string } = {}): SmartSearchConfig {
   let text: string;
   try {
+    // Refuse a huge file before reading it into memory.
+    const bytes = statSync(path).size;
+    if (bytes > MAX_CONFIG_BYTES) throw tooLarge(path, bytes);
     text = readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof ConfigInvalid) throw err;
     const code = (err as { code?: string }).code;
     throw new InputError(
       code === 'ENOENT' ? `config file not found: ${resolve(path)}` : `cannot read config file ${path}: ${(err as Error).message}`,

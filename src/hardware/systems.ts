@@ -1,7 +1,7 @@
 // Hardware SKUs: one `systems/<sku>.yaml` per SKU, in readable units, validated with zod and
 // converted to SystemSpec (SI units). A user adds a SKU by dropping a file into the directory.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -124,7 +124,20 @@ export function parseSystemFile(text: string, source: string): SystemSpec {
   return toSpec(parsed.data);
 }
 
-/** Load `systems/<sku>.yaml`; the file's `sku` must match its name. */
+/** Parsed system files by path, with the (mtime, size) they were parsed at: a replay resolves its SKU
+ * per candidate, and parsing the YAML each time cost more than the small replays themselves. */
+const parsedSystems = new Map<string, { mtimeMs: number; size: number; spec: SystemSpec }>();
+
+function parseSystemFileOnce(path: string): SystemSpec {
+  const st = statSync(path);
+  const hit = parsedSystems.get(path);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return structuredClone(hit.spec);
+  const spec = parseSystemFile(readFileSync(path, 'utf8'), path);
+  parsedSystems.set(path, { mtimeMs: st.mtimeMs, size: st.size, spec });
+  return structuredClone(spec); // callers own their copy
+}
+
+/** Load `systems/<sku>.yaml` (parsed once per process while the file is unchanged); the file's `sku` must match its name. */
 export function loadSystem(sku: string, opts: { systemsDir?: string } = {}): SystemSpec {
   const dir = opts.systemsDir ?? defaultSystemsDir();
   const files = yamlFiles(dir);
@@ -136,7 +149,7 @@ export function loadSystem(sku: string, opts: { systemsDir?: string } = {}): Sys
         `(add ${join(dir, `${sku}.yaml`)} to define it)`,
     );
   }
-  const spec = parseSystemFile(readFileSync(path, 'utf8'), path);
+  const spec = parseSystemFileOnce(path);
   if (spec.sku !== sku) throw new InputError(`${path}: invalid field 'sku': '${spec.sku}' does not match the file name '${sku}'`);
   return spec;
 }

@@ -82,7 +82,8 @@ export class Cluster implements TokenSink {
   private readonly pools: Pool[];
   private readonly workers: Worker[] = [];
   private readonly poolOfWorker: number[] = [];
-  private readonly requests: SimRequest[] = [];
+  /** Requests in flight by id (finished ones are released: a long replay keeps only their records). */
+  private readonly requests: (SimRequest | undefined)[] = [];
   private readonly nextTurn: Int32Array;
   private readonly openOrder: number[];
   private nextOpen = 0;
@@ -145,7 +146,7 @@ export class Cluster implements TokenSink {
           this.onArrival(data);
           break;
         case EventKind.TransferDone:
-          this.onTransferDone(this.requests[data]);
+          this.onTransferDone(this.requests[data]!);
           break;
         case EventKind.WorkerReady: {
           const w = this.workers[data];
@@ -339,6 +340,7 @@ export class Cluster implements TokenSink {
 
   private requestEnded(req: SimRequest): void {
     this.ended++;
+    this.requests[req.id] = undefined;
     const session = this.plan.sessions[req.session];
     const next = req.turn + 1;
     if (next < session.turns.length && this.issued < this.plan.numRequests) {

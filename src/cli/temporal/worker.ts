@@ -1,25 +1,22 @@
 // The one way Spica builds a Temporal worker: `spica worker`, `spica sweep` (in-process) and the
-// tests all call `createSpicaWorker`. The workflow bundle is built once per process and reused
-// (webpack bundling costs seconds); the SDK runtime is installed once with a quiet logger.
-import { fileURLToPath } from 'node:url';
+// tests all call `createSpicaWorker`. The workflow bundle is the one prebuilt by `npm run build` while
+// it matches the sources, else bundled once (webpack, seconds) and stored for the next process; the
+// SDK runtime is installed once with a quiet logger.
 import {
-  bundleWorkflowCode,
   DefaultLogger,
   NativeConnection,
   Runtime,
   Worker,
-  type Logger,
   type LogLevel,
   type ReplayWorkerOptions,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import * as activities from '../../../activities/index.js';
 import { configureReplayPool, defaultPoolSize, replayPool } from '../../../activities/replay-pool.js';
+import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
 import { connectWorker } from './client-connection.js';
 
 export const DEFAULT_TASK_QUEUE = 'spica';
-
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../../../workflows/index.ts', import.meta.url));
 
 let runtimeInstalled = false;
 
@@ -40,10 +37,7 @@ let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** The workflow bundle of `workflows/index.ts`, built on first use and shared afterwards. */
 export function spicaWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   installQuietRuntime();
-  bundlePromise ??= bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    logger: new DefaultLogger('ERROR') as Logger,
-  }).catch((err: unknown) => {
+  bundlePromise ??= workflowBundle().catch((err: unknown) => {
     bundlePromise = undefined; // let a later call retry after a fix
     throw err;
   });
