@@ -1,20 +1,19 @@
 // The HTML report in a real headless Chromium (playwright-core + Debian's chromium): it renders,
 // every chart has its points, no console errors, no network beyond the file itself.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { renderReport } from '../../src/results/report/render.js';
 import { paretoFrontIndices } from '../../src/search/pareto.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { makeSweepResult } from './fixture.js';
 
-// SPICA_CHROMIUM_PATH points elsewhere (e.g. a distro that installs chromium-browser).
-const CHROMIUM = process.env.SPICA_CHROMIUM_PATH ?? '/usr/bin/chromium';
-const INSTALL = 'apt-get update && apt-get install -y chromium';
+// The browser comes from the test setup (test/setup/chromium.ts: found, or installed, before the run).
+const CHROMIUM = inject('chromiumPath');
 const skip = process.env.SPICA_SKIP_BROWSER_TESTS === '1';
-if (skip) console.warn(`report browser test skipped: SPICA_SKIP_BROWSER_TESTS=1 (needs ${CHROMIUM}; install with \`${INSTALL}\`)`);
+if (skip) console.warn('report browser test skipped: SPICA_SKIP_BROWSER_TESTS=1');
 
 /** Expected <circle data-id> count per chart id, computed from the result independently of the renderer. */
 function expectedCharts(r: SweepResult): Map<string, number> {
@@ -44,8 +43,6 @@ describe.skipIf(skip)('report.html in headless Chromium', () => {
   let context: Ctx;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`${INSTALL}\` (or set SPICA_SKIP_BROWSER_TESTS=1 to skip this test)`);
     const { chromium } = await import('playwright-core');
     // launchPersistentContext owns --user-data-dir: a fresh temporary profile per run.
     context = await chromium.launchPersistentContext(join(dir, 'profile'), {

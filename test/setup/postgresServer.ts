@@ -2,9 +2,9 @@
 // only when a selected test file uses it (`inject('postgresUrl')`); stopped at the end. Each such
 // test file creates its own database on it. Missing binaries: installed with apt-get when possible,
 // else the run fails at once with one line saying what to install.
-import { readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from '../support/postgres.js';
+import { selectedFilesUse } from '../support/provision.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,19 +13,9 @@ declare module 'vitest' {
   }
 }
 
-async function selectedFilesNeedPostgres(project: TestProject): Promise<boolean> {
-  try {
-    const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
-    const { testFiles } = await project.globTestFiles(filters);
-    return testFiles.some((file) => /postgresUrl/.test(readFileSync(file, 'utf8')));
-  } catch {
-    return true;
-  }
-}
-
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   project.provide('postgresUrl', '');
-  if (!(await selectedFilesNeedPostgres(project))) return undefined;
+  if (!(await selectedFilesUse(project, (_, source) => /postgresUrl/.test(source)))) return undefined;
   const server = await startPostgres((l) => process.stderr.write(`postgres: ${l}\n`));
   project.provide('postgresUrl', server.url);
   return () => server.stop();

@@ -3,12 +3,12 @@
 // read its address with `inject('temporalAddress')` (or use test/temporal/harness.ts). Runs that
 // select no such file (e.g. `vitest run test/config`) do not pay for it: the server starts only
 // when a selected test file lives under test/temporal/ or mentions `temporalAddress` or the harness.
-import { readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { provisionTemporalCli } from '../../src/cli/temporal/cli-binary.js';
 import { loadDevServerConfig } from '../../src/cli/temporal/dev-config.js';
 import { startDevServer } from '../../src/cli/temporal/dev-server.js';
 import { freePort } from '../../src/cli/temporal/free-port.js';
+import { selectedFilesUse } from '../support/provision.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,24 +20,12 @@ declare module 'vitest' {
   }
 }
 
-async function selectedFilesNeedServer(project: TestProject): Promise<boolean> {
-  try {
-    // `filenamePattern` holds the CLI file filters (internal in vitest 3, hence the guard).
-    const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
-    const { testFiles } = await project.globTestFiles(filters);
-    return testFiles.some(
-      (file) => /[\\/]test[\\/]temporal[\\/]/.test(file) || /temporalAddress|temporal\/harness/.test(readFileSync(file, 'utf8')),
-    );
-  } catch {
-    return true;
-  }
-}
-
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   project.provide('temporalAddress', '');
   project.provide('temporalNamespace', 'default');
   project.provide('temporalCliPath', '');
-  if (!(await selectedFilesNeedServer(project))) return undefined;
+  const needsServer = (file: string, source: string) => /[\\/]test[\\/]temporal[\\/]/.test(file) || /temporalAddress|temporal\/harness/.test(source);
+  if (!(await selectedFilesUse(project, needsServer))) return undefined;
 
   const cli = await provisionTemporalCli({ log: (l) => process.stderr.write(`provision: ${l}\n`) });
   const base = loadDevServerConfig();

@@ -10,6 +10,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/cli/temporal/free-port.js';
+import { aptInstall, setupFailure } from './provision.js';
 
 const PG_ROOT = '/usr/lib/postgresql';
 export const INSTALL_HINT =
@@ -25,31 +26,14 @@ function findBinDir(): string | null {
   return versions.length > 0 ? path.join(PG_ROOT, versions[0], 'bin') : null;
 }
 
-function tryAptInstall(log: (line: string) => void): void {
-  const root = process.getuid?.() === 0;
-  const sudo = root ? [] : spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0 ? ['sudo', '-n'] : null;
-  if (sudo === null || spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status !== 0) return;
-  log('installing Debian postgresql with apt-get');
-  const run = (args: string[]) => {
-    const [cmd, ...rest] = [...sudo, ...args];
-    spawnSync(cmd, rest, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  };
-  run(['apt-get', 'update', '-qq']);
-  run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'postgresql']);
-}
-
 /** The directory holding initdb/pg_ctl, installing Debian's postgresql first when missing and possible. */
 export function postgresBinDir(log: (line: string) => void = () => undefined): string {
   let dir = findBinDir();
   if (!dir && !process.env.SPICA_PG_BIN) {
-    tryAptInstall(log);
+    aptInstall('postgresql', log);
     dir = findBinDir();
   }
-  if (!dir) {
-    const err = new Error(INSTALL_HINT);
-    err.stack = INSTALL_HINT; // one line, no stack: this is a set-up problem, not a test failure
-    throw err;
-  }
+  if (!dir) throw setupFailure(INSTALL_HINT);
   return dir;
 }
 
