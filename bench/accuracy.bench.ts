@@ -1,16 +1,41 @@
-// Replay accuracy against every replayable row of e2e/silicon_dev.csv (agg and disagg): median
-// |rel err| of mean TTFT / TPOT per (sku, backend, mode), overall, and per 2-fold id-hash split (the
-// folds the replay calibration holds out). Baseline, measured in the same run: the steady-state
-// estimate (src/hardware/perf/steadyState.ts) on the same agg rows; ratio = replay / estimate error.
+// Replay accuracy against every replayable row of e2e/silicon_dev.csv (agg and disagg), all through
+// the user path (src/calibration/evaluate.ts: each row's config replayed as `spica replay` does, the
+// report's mean_ttft_ms / mean_tpot_ms): median / p90 |rel err| and median signed error of mean TTFT /
+// TPOT per (sku, backend, mode) and overall,
+// * in-sample: with the committed coefficient files;
+// * 2-fold held out (row-id hash): the corrections fitted on one fold's raw replays (first order,
+//   src/calibration/fit.ts), each row replayed with the other fold's fit.
+// Baseline, measured in the same run: the steady-state estimate (src/hardware/perf/steadyState.ts) on
+// the same agg rows; ratio = replay / estimate error.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { coefficientsWith, removeCoefficients } from '../src/calibration/coefficientsDir.js';
+import { evaluateReplayAccuracy, formatAccuracyReport, type AccuracyReport, type GroupSummary, type RowResult } from '../src/calibration/evaluate.js';
+import { fitReplayOverheads, toReplayOverhead, type RawReplay } from '../src/calibration/fit.js';
+import { loadE2eRows, type E2eRow } from '../src/calibration/rows.js';
+import { foldOf } from '../src/calibration/subset.js';
+import { defaultCoefficientsDir } from '../src/hardware/perf/coefficients.js';
 import { evaluateE2e, formatE2eReport } from '../src/hardware/perf/e2eAccuracy.js';
 import { loadE2eCases } from '../src/hardware/perf/e2eCases.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
-import { evaluateReplayAccuracy, formatAccuracyReport, summariseResults } from '../src/replay/accuracy/evaluate.js';
-import { requestCount } from '../src/replay/accuracy/rowSpec.js';
-import { loadE2eRows } from '../src/replay/accuracy/rows.js';
-import { foldOf } from '../src/replay/accuracy/subset.js';
+import { architectureClassOf } from '../src/model/architecture-class.js';
+import { summariseResults } from '../src/calibration/evaluate.js';
+
+/** Replays `rows` with coefficient files whose replay block is `replayOf(sku/backend)` (undefined: none). */
+function replayWith(rows: readonly E2eRow[], replayOf: Parameters<typeof coefficientsWith>[1]): AccuracyReport {
+  const dir = coefficientsWith(defaultCoefficientsDir(), replayOf);
+  try {
+    return evaluateReplayAccuracy(rows, { coefficientsDir: dir });
+  } finally {
+    removeCoefficients(dir);
+  }
+}
+
+function targets(label: string, g: GroupSummary | undefined, ttft: number, tpot: number): string {
+  if (!g) return `${label}: no rows`;
+  const ok = g.ttftMedian <= ttft && g.tpotMedian <= tpot;
+  return `${label}: TTFT ${(100 * g.ttftMedian).toFixed(1)} % (≤ ${100 * ttft} %), TPOT ${(100 * g.tpotMedian).toFixed(1)} % (≤ ${100 * tpot} %), TTFT bias ${(100 * g.ttftBias).toFixed(1)} % (±5 %): ${ok && Math.abs(g.ttftBias) <= 0.05 ? 'met' : 'MISSED'}`;
+}
 
 export async function run(): Promise<void> {
   const dir = perfdbDir();
@@ -22,38 +47,51 @@ export async function run(): Promise<void> {
   const { rows, skipped } = loadE2eRows(dir, hasFp4);
   console.log(`${rows.length} replayable rows (${rows.filter((r) => r.mode === 'agg').length} agg, ${rows.filter((r) => r.mode === 'disagg').length} disagg); skipped: ${[...skipped].map(([k, v]) => `${v} × ${k}`).join('; ')}`);
 
-  // Every replayable row is replayed, exactly as scripts/calibrate-replay.ts replays it for the fit.
-  // Rows whose default replay (10 × concurrency requests, ≤ 600) would emit more than MAX_WORK output
-  // tokens ("heavy": high concurrency or 8k outputs) issue fewer requests — MAX_WORK / osl, never fewer
-  // than 2 × concurrency — so the whole bench stays near a minute. Agg means are read in the 'benchmark'
-  // window (evaluate.ts: start-up wave and the rest weighted by the fitted burst share), so the capped
-  // request count does not tilt them towards the wave. The figures are printed for all rows, and for the
-  // light and heavy rows separately.
-  const MAX_WORK = 5e5;
-  const heavyIds = new Set(rows.filter((r) => requestCount(r.concurrency) * r.osl > MAX_WORK).map((r) => r.id));
-  const isHeavy = (r: { id: string }): boolean => heavyIds.has(r.id);
-  console.log(`replaying ${rows.length} rows: ${rows.length - heavyIds.size} light, ${heavyIds.size} heavy (> ${MAX_WORK} emitted tokens by default: requests capped at max(2 × concurrency, ${MAX_WORK} / osl))`);
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const report = evaluateReplayAccuracy(rows, { maxWork: MAX_WORK });
-  const wall = (performance.now() - t0) / 1000;
-  console.log(`\nreplay (closed loop; agg: benchmark window), ALL ${report.results.length} rows in ${wall.toFixed(1)} s\n${formatAccuracyReport(report)}`);
-  console.log(`\nlight rows only:\n${formatAccuracyReport(summariseResults(report.results.filter((r) => !isHeavy(r))))}`);
-  console.log(`\nheavy rows only (requests capped):\n${formatAccuracyReport(summariseResults(report.results.filter(isHeavy)))}`);
-  for (const fold of [0, 1]) {
-    const part = summariseResults(report.results.filter((r) => foldOf(r.id) === fold));
-    console.log(`\nfold ${fold} (id hash), all rows:\n${formatAccuracyReport(part)}`);
+  const report = evaluateReplayAccuracy(rows);
+  const cpu = process.cpuUsage(c0);
+  console.log(`\nIN-SAMPLE (committed coefficients), ${report.results.length} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU\n${formatAccuracyReport(report)}`);
+
+  // 2-fold held out: raw replays → per-fold fits → each fold replayed with the other fold's fit.
+  const t1 = performance.now();
+  const raw = replayWith(rows, () => undefined);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const asRaw = (x: RowResult): RawReplay => {
+    const r = byId.get(x.id)!;
+    return { id: x.id, sku: r.sku, backend: r.backend, mode: r.mode, arch: architectureClassOf(r.model), ttft0: x.ttftMs, tpot0: x.tpotMs, ttftMs: r.ttftMs, tpotMs: r.tpotMs };
+  };
+  const fits = [0, 1].map((k) => fitReplayOverheads(raw.results.filter((x) => foldOf(x.id) === k).map(asRaw)));
+  const held: RowResult[] = [];
+  for (const k of [0, 1]) {
+    const other = fits[1 - k];
+    const part = replayWith(rows.filter((r) => foldOf(r.id) === k), (key) => {
+      const f = other.get(key);
+      return f ? toReplayOverhead(f, 'bench accuracy: other fold') : undefined;
+    });
+    held.push(...part.results);
+  }
+  const heldOut = summariseResults(held);
+  console.log(`\n2-FOLD HELD OUT (each row replayed with the corrections fitted on the other fold), ${held.length} rows in ${((performance.now() - t1) / 1000).toFixed(1)} s\n${formatAccuracyReport(heldOut)}`);
+
+  console.log('\ntargets (issue 14):');
+  for (const [name, r] of [['in-sample', report], ['held out', heldOut]] as const) {
+    console.log(`  ${targets(`${name} agg`, r.groups.find((g) => g.key === 'all/agg'), 0.2, 0.1)}`);
+    console.log(`  ${targets(`${name} disagg`, r.groups.find((g) => g.key === 'all/disagg'), 0.3, 0.15)}`);
+    const bad = r.groups.filter((g) => !g.key.startsWith('all') && g.key.endsWith('/agg') && (g.ttftMedian > 0.3 || g.tpotMedian > 0.15)).map((g) => g.key);
+    console.log(`  ${name}: (sku, backend) agg groups worse than 30 % TTFT / 15 % TPOT: ${bad.length === 0 ? 'none' : bad.join(', ')}`);
   }
 
   // Baseline: the steady-state estimate on the same agg rows.
   const replayed = new Set(report.results.filter((r) => r.key.endsWith('/agg')).map((r) => r.id));
   const cases = loadE2eCases(dir, hasFp4).cases.filter((c) => replayed.has(c.id));
-  const t1 = performance.now();
+  const t2 = performance.now();
   const est = evaluateE2e(cases);
-  console.log(`\nbaseline: steady-state estimate on the same ${est.overall.rows} agg rows (${((performance.now() - t1) / 1000).toFixed(1)} s)\n${formatE2eReport(est)}`);
+  console.log(`\nbaseline: steady-state estimate on the same ${est.overall.rows} agg rows (${((performance.now() - t2) / 1000).toFixed(1)} s)\n${formatE2eReport(est)}`);
   const agg = report.groups.find((g) => g.key === 'all/agg');
   if (agg) {
     console.log(
-      `\nratio replay / estimate (median |rel err|, agg rows): TTFT ${(agg.ttftMedian / est.overall.ttftMedian).toFixed(2)}× ` +
+      `\nratio replay / estimate (median |rel err|, agg rows, in-sample): TTFT ${(agg.ttftMedian / est.overall.ttftMedian).toFixed(2)}× ` +
         `(${(100 * agg.ttftMedian).toFixed(1)} % vs ${(100 * est.overall.ttftMedian).toFixed(1)} %), TPOT ${(agg.tpotMedian / est.overall.tpotMedian).toFixed(2)}× ` +
         `(${(100 * agg.tpotMedian).toFixed(1)} % vs ${(100 * est.overall.tpotMedian).toFixed(1)} %)`,
     );

@@ -274,7 +274,12 @@ const SYNTHETIC_DEFAULTED = {
   num_prefix_groups: 0,
   turns_per_session: 1,
   inter_turn_delay_ms: 0.0,
+  // The benchmark client's output-length spread (why: src/replay/workload/synthetic.ts).
+  output_len_spread: 0.1,
 } as const;
+
+/** Default `client_reissue_ms`: see src/replay/workload/client.ts. */
+export const CLIENT_REISSUE_MS = 1;
 
 export const WorkloadSchema = z
   .strictObject({
@@ -297,6 +302,11 @@ export const WorkloadSchema = z
     num_prefix_groups: z.number().int().nonnegative().default(SYNTHETIC_DEFAULTED.num_prefix_groups),
     turns_per_session: posInt().default(SYNTHETIC_DEFAULTED.turns_per_session),
     inter_turn_delay_ms: z.number().nonnegative().default(SYNTHETIC_DEFAULTED.inter_turn_delay_ms),
+    // Closed loops: the benchmark client's mean time from a completion to its next request's send
+    // (exponential, seeded by random_seed): README "Calibration and accuracy", desynchronisation.
+    client_reissue_ms: z.number().nonnegative().max(60_000).default(CLIENT_REISSUE_MS),
+    // Each request's output length uniform in [osl·(1 − s), osl·(1 + s)] (mean osl, seeded).
+    output_len_spread: z.number().min(0).lt(1).default(SYNTHETIC_DEFAULTED.output_len_spread),
   })
   .superRefine(
     (w, ctx) => {

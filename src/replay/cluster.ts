@@ -6,6 +6,8 @@ import { ReplayInfeasible } from './infeasible.js';
 import { Prng } from './prng.js';
 import type { PoolDeployment, ResolvedDeployment } from './deployment.js';
 import { EventKind, EventQueue } from './event-queue.js';
+import { Frontend } from './frontend.js';
+import { ClientLatency } from './workload/client.js';
 import type { RankListener } from './engine/rank-scheduler.js';
 import { SimRequest } from './engine/sim-request.js';
 import type { TokenSink } from './engine/token-sink.js';
@@ -96,6 +98,8 @@ export class Cluster implements TokenSink {
   private scalingActions = 0;
   private peakWorkers = 0;
   private readonly controller: ScalingController | null;
+  private readonly client: ClientLatency | null;
+  private readonly frontend: Frontend | null;
   // Window counters for the controller's telemetry.
   private win = { arrivals: 0, islSum: 0, oslSum: 0, completions: 0, ttftSum: 0, itlSum: 0, itlN: 0, lastMs: 0 };
 
@@ -104,6 +108,8 @@ export class Cluster implements TokenSink {
     private readonly plan: WorkloadPlan,
   ) {
     const prng = new Prng(dep.seed ^ 0x5eed);
+    this.client = plan.concurrency !== null && plan.client ? new ClientLatency(plan.client) : null;
+    this.frontend = dep.frontend && (dep.frontend.fixedMs > 0 || dep.frontend.tokenizeMsPerToken > 0) ? new Frontend(dep.frontend) : null;
     const c = dep.scaling;
     this.controller = c && Number.isFinite(c.intervalMs) && c.intervalMs > 0 ? c : null;
     this.pools = dep.pools.map((p, i) => new Pool(i, p, dep.router, prng, this.controller !== null));
@@ -122,8 +128,10 @@ export class Cluster implements TokenSink {
     if (plan.concurrency === null) {
       if (this.openOrder.length > 0) this.pushOpenArrival();
     } else {
+      // The client opens its c slots one after another: each waits one re-issue latency after the last.
       const c = Math.min(plan.concurrency, plan.sessions.length);
-      for (let i = 0; i < c; i++) this.startClosedSession(0);
+      let t = 0;
+      for (let i = 0; i < c; i++) t = this.startClosedSession(t);
     }
     if (this.controller) q.push(this.controller.intervalMs, EventKind.Scaling, 0);
     while (q.pop()) {
@@ -144,6 +152,9 @@ export class Cluster implements TokenSink {
           break;
         case EventKind.Arrival:
           this.onArrival(data);
+          break;
+        case EventKind.Admit:
+          this.route(this.pools[0], this.requests[data]);
           break;
         case EventKind.TransferDone:
           this.onTransferDone(this.requests[data]!);
@@ -177,9 +188,12 @@ export class Cluster implements TokenSink {
     this.q.push(this.plan.sessions[s].startMs!, EventKind.Arrival, s);
   }
 
-  private startClosedSession(atMs: number): void {
-    if (this.nextClosed >= this.plan.sessions.length) return;
-    this.q.push(atMs, EventKind.Arrival, this.nextClosed++);
+  /** A closed-loop slot sends its next session's first request, after the client's re-issue latency. */
+  private startClosedSession(atMs: number): number {
+    if (this.nextClosed >= this.plan.sessions.length) return atMs;
+    const at = this.client ? atMs + this.client.draw() : atMs;
+    this.q.push(at, EventKind.Arrival, this.nextClosed++);
+    return at;
   }
 
   private onArrival(s: number): void {
@@ -196,6 +210,14 @@ export class Cluster implements TokenSink {
     this.win.islSum += spec.isl;
     this.win.oslSum += spec.osl;
     req.prefillTarget = req.isl;
+    // TTFT counts from the send: the frontend's tokenisation queue and fixed latency are inside it.
+    if (this.frontend) {
+      const at = this.frontend.admitAt(this.nowMs, spec.isl);
+      if (at > this.nowMs) {
+        this.q.push(at, EventKind.Admit, req.id);
+        return;
+      }
+    }
     this.route(this.pools[0], req);
   }
 

@@ -3,6 +3,7 @@
 // directly with an analytic perf fixture.
 import type { EnginePerf } from '../hardware/pass.js';
 import type { EngineConfig, EngineRole } from './engine/engine-config.js';
+import type { FrontendConfig } from './frontend.js';
 import type { RouterConfig } from './router/router.js';
 import type { ScalingController } from './scaling.js';
 
@@ -31,4 +32,6 @@ export interface ResolvedDeployment {
   transfer: PdTransfer | null;
   scaling: ScalingController | null;
   seed: number;
+  /** Per-request work in front of the engines (frontend.ts); absent = requests reach the router at their send. */
+  frontend?: FrontendConfig;
 }

@@ -6,8 +6,8 @@ export const EventKind = {
   WorkerReady: 1,
   TransferDone: 2,
   Arrival: 3,
-  /** Reserved for telemetry sampling; the planner's telemetry is gathered at its Scaling event today. */
-  Telemetry: 4,
+  /** A request leaves the frontend (tokenised, handed to the router): before the Kick of its instant. */
+  Admit: 4,
   Scaling: 5,
   /** A worker checks whether to start a pass — after everything else at that instant, so same-time arrivals share the batch. */
   Kick: 6,

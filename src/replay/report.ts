@@ -5,7 +5,9 @@
 import type { ReplayOutcome } from './cluster.js';
 import { mean, percentileSorted } from './stats.js';
 
-export const SIMULATOR_VERSION = 'spica-replay/1';
+// 2: benchmark client (re-issue latency, output-length spread) and frontend (tokenizer, fixed latency)
+// modelled; the engine's admission delay is gone.
+export const SIMULATOR_VERSION = 'spica-replay/2';
 
 export interface ReplayMetadata {
   spec_hash: string;

@@ -4,7 +4,7 @@
 import type { EngineArgs, ReplaySpec } from './spec.js';
 import { routerSettingsOf } from './spec.js';
 import { createEnginePerf } from '../hardware/perf/engine.js';
-import { replayCorrections, type ReplayOverhead } from '../hardware/perf/coefficients.js';
+import { replayCorrections } from '../hardware/perf/coefficients.js';
 import { loadSystem } from '../hardware/systems.js';
 import type { SystemSpec } from '../hardware/system.js';
 import { architectureClassOf } from '../model/architecture-class.js';
@@ -14,6 +14,7 @@ import type { KvCacheDtype, ModelArch, WeightQuant } from '../model/arch.js';
 import { gpusPerWorker, usedGpus, type ParallelShape, type WorkerGroup } from '../parallel/shape.js';
 import type { PoolDeployment, ResolvedDeployment } from './deployment.js';
 import type { EngineConfig, EngineRole } from './engine/engine-config.js';
+import { TOKENIZE_MS_PER_TOKEN, type FrontendConfig } from './frontend.js';
 import { ReplayInfeasible } from './infeasible.js';
 import { replayDeployment } from './run.js';
 import type { ReplayReport } from './report.js';
@@ -36,13 +37,6 @@ export interface ResolveOptions {
    * Default: the Dynamo planner port (src/replay/planner); null from it means "run static".
    */
   controllerFor?: (plannerConfig: Record<string, unknown>, spec: ReplaySpec, pools: readonly PoolDeployment[]) => ScalingController | null;
-  /** Replace the coefficient file's replay corrections (null = none; replay calibration uses this). */
-  replayOverhead?: ReplayOverhead | null;
-}
-
-/** The replay corrections in force: the option's when given (null = none), else the coefficient file's. */
-export function replayOverheadIn(opts: Pick<ResolveOptions, 'replayOverhead'>, fromFile: ReplayOverhead | undefined): ReplayOverhead | undefined {
-  return opts.replayOverhead === undefined ? fromFile : (opts.replayOverhead ?? undefined);
 }
 
 export interface ResolvedReplay {
@@ -104,6 +98,8 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
   const off = bd.kv_offload;
   const kvBytes = off.kv_bytes_per_token ?? kvBytesPerToken(model, kvDtype);
   const capacities: Partial<Record<EngineRole, number>> = {};
+  // The frontend in front of every pool; its fixed latency is the fitted one of the first pool's engine.
+  let frontend: FrontendConfig = { fixedMs: 0, tokenizeMsPerToken: TOKENIZE_MS_PER_TOKEN };
   const pools: PoolDeployment[] = roles(spec).map(({ role, group, args }) => {
     const shape: ParallelShape = { tp: group.tp, pp: group.pp, attention_dp: group.attention_dp, moe_tp: group.moe_tp, moe_ep: group.moe_ep };
     const est = estimateMemory({
@@ -145,12 +141,12 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
           : null,
     };
     const perf = createEnginePerf({ model, system, backend: bd.backend, shape, quant, kvDtype, nextn, coefficientsDir: opts.coefficientsDir });
-    // Replay-fitted corrections of the perf model (scripts/calibrate-replay.ts), when present.
-    const rc = replayOverheadIn(opts, perf.overhead.replay);
+    // Replay-fitted corrections (src/calibration: pass scale, frontend latency), when the file has them.
+    const rc = perf.overhead.replay;
     if (rc) {
       const c = replayCorrections(rc, bd.deployment_mode, architectureClassOf(model));
       engine.passTimeScale = c.passScale;
-      engine.admissionDelayMs = c.admissionMs;
+      if (role !== 'decode') frontend = { ...frontend, fixedMs: c.admissionMs };
     }
     return { role, engine, perf, gpusPerWorker: gpusPerWorker(shape), replicas: group.replicas, startupTimeMs: (args.startup_time ?? 0) * 1000 };
   });
@@ -209,6 +205,7 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
     transfer: bd.deployment_mode === 'disagg' ? { bandwidthGBps: bandwidth, kvBytesPerToken: kvBytes } : null,
     scaling,
     seed: spec.seed,
+    frontend,
   };
   return { deployment, plan, concurrency: plan.concurrency, kvCapacityTokensPerRank: capacities, pdBandwidthGBps: bandwidth, planner };
 }

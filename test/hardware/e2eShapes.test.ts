@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { deployedShape, loadE2eCases, measuredAggShape, parallelLabelOf } from '../../src/hardware/perf/e2eCases.js';
 import { perfdbDir, readRooflineRef } from '../../src/hardware/perf/perfdbTables.js';
-import { loadE2eRows } from '../../src/replay/accuracy/rows.js';
+import { loadE2eRows } from '../../src/calibration/rows.js';
 
 describe('deployedShape', () => {
   it('reads tpN_epN rows (moe_tp = moe_ep = N, tp·dp = N²) as N GPUs with EP over the experts', () => {

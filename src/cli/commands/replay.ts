@@ -5,13 +5,10 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
 import { loadConfigFile } from '../../config/load.js';
-import type { SmartSearchConfig } from '../../config/schema.js';
-import { planParallel } from '../../parallel/fromConfig.js';
-import { usedGpus } from '../../parallel/shape.js';
-import { materializeReplaySpec, type FlatCandidateInput } from '../../replay/spec.js';
+import { replaySpecFromConfig } from '../../replay/from-config.js';
+import type { FlatCandidateInput } from '../../replay/spec.js';
 import { runReplay } from '../../replay/resolve.js';
 import type { ReplayReport } from '../../replay/report.js';
-import { readTrace } from '../../replay/workload/trace-file.js';
 
 const usage = `Usage: spica replay <config.yaml> [--candidate <json-or-file>] [--json]
 
@@ -37,27 +34,6 @@ function readCandidate(arg: string): unknown {
   } catch (e) {
     throw new InputError(`--candidate is neither a file nor valid JSON: ${(e as Error).message}`);
   }
-}
-
-/** The one candidate a fully pinned config describes (parallel config from the pin or a one-member pool). */
-function pinnedCandidate(config: SmartSearchConfig, opts: { systemsDir?: string; coefficientsDir?: string }): FlatCandidateInput {
-  const ss = config.search_space;
-  const one = <T>(name: string, list: readonly T[]): T => {
-    if (list.length !== 1) throw new InputError(`the config searches ${name} (${JSON.stringify(list)}): pass --candidate`);
-    return list[0];
-  };
-  const mode = one('deployment_mode', ss.deployment_mode);
-  const backend = one('backend', ss.backend);
-  let parallel = ss.parallel_configs.length === 1 ? ss.parallel_configs[0] : undefined;
-  if (parallel === undefined) {
-    const plan = planParallel(config, opts);
-    const branch = plan.branches.find((b) => b.mode === mode);
-    const members = branch?.members.filter((m) => m.backends.includes(backend)) ?? [];
-    if (members.length !== 1)
-      throw new InputError(`the config's ${mode} branch has ${members.length} parallel configs for ${backend}: pin one in parallel_configs or pass --candidate`);
-    parallel = members[0].config;
-  }
-  return { deployment_mode: mode, backend, engine: {}, parallel_config: parallel, adapters: {} };
 }
 
 function format(report: ReplayReport): string {
@@ -97,34 +73,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (positionals.length !== 1) throw new InputError(`expected exactly one config file, got ${positionals.length}\n\n${usage}`);
   const opts = { systemsDir: values['systems-dir'], coefficientsDir: values['coefficients-dir'] };
   const config = loadConfigFile(positionals[0], { systemsDir: opts.systemsDir });
-  const candidate = values.candidate !== undefined ? (readCandidate(values.candidate) as FlatCandidateInput) : pinnedCandidate(config, opts);
-  const seed = values.seed === undefined ? 0 : Number(values.seed);
-  if (!Number.isInteger(seed) || seed < 0) throw new InputError(`--seed must be a non-negative integer (got ${values.seed})`);
-  const tracePath = config.workload.trace_path;
-  let workload = config.workload;
   const ratioArg = values['kv-load-ratio'];
-  if (ratioArg !== undefined) {
-    const r = Number(ratioArg);
-    if (workload.kv_load_ratio === undefined) throw new InputError('--kv-load-ratio applies only to kv_load_ratio workloads');
-    if (!(r > 0 && r <= 1)) throw new InputError(`--kv-load-ratio must be in (0, 1] (got ${ratioArg})`);
-    workload = { ...workload, kv_load_ratio: r };
-  } else if (Array.isArray(workload.kv_load_ratio)) {
-    throw new InputError(`the workload's kv_load_ratio is a range ${JSON.stringify(workload.kv_load_ratio)}: pass --kv-load-ratio R to replay one ratio`);
-  }
-  const spec = materializeReplaySpec(candidate, {
-    searchSpace: config.search_space,
-    workload,
-    goal: config.goal,
-    concurrency: null,
-    traceSha256: tracePath !== undefined ? readTrace(tracePath).sha256 : null,
-    seed,
+  const spec = replaySpecFromConfig(config, {
+    candidate: values.candidate !== undefined ? (readCandidate(values.candidate) as FlatCandidateInput) : undefined,
+    seed: values.seed === undefined ? 0 : Number(values.seed),
+    kvLoadRatio: ratioArg === undefined ? undefined : Number(ratioArg),
+    systemsDir: opts.systemsDir,
+    source: positionals[0],
   });
-  // A deployment beyond the GPU budget is not a candidate of this config (a pin in parallel_configs is
-  // refused when the config loads; a --candidate is checked here).
-  const used = usedGpus(spec.backend_deployment.parallel_config);
-  const budget = config.search_space.gpu_budget;
-  if (used > budget)
-    throw new InputError(`${values.candidate !== undefined ? '--candidate' : 'the pinned deployment'} uses ${used} GPUs, more than search_space.gpu_budget ${budget} of ${positionals[0]}: raise gpu_budget or pick a smaller shape`);
   const report = runReplay(spec, opts);
   io.stdout(values.json ? `${JSON.stringify({ metrics: report.metrics, metadata: report.metadata })}\n` : format(report));
   return report.metrics.completed_requests > 0 ? 0 : 1;

@@ -37,10 +37,11 @@ export function describeWorkload(config: SmartSearchConfig): string {
   const shape = workloadShape(w);
   if (shape === 'trace')
     return `trace ${w.trace_path} (${w.trace_format}, block ${w.trace_block_size}${
-      w.replay_concurrency !== undefined ? `, closed loop at concurrency ${w.replay_concurrency}` : `, open loop ×${w.arrival_speedup_ratio}`
+      w.replay_concurrency !== undefined ? `, closed loop at concurrency ${w.replay_concurrency}, client re-issue ${w.client_reissue_ms} ms mean` : `, open loop ×${w.arrival_speedup_ratio}`
     })`;
   const load = Array.isArray(w.kv_load_ratio) ? `[${w.kv_load_ratio.join(', ')}]` : String(w[shape]);
-  return `synthetic ${shape} ${load} (isl ${w.isl}, osl ${w.osl}, num_request_ratio ${w.num_request_ratio})`;
+  const client = shape === 'request_rate' ? '' : `, client re-issue ${w.client_reissue_ms} ms mean`;
+  return `synthetic ${shape} ${load} (isl ${w.isl}, osl ${w.osl} ±${100 * w.output_len_spread} %, num_request_ratio ${w.num_request_ratio}${client})`;
 }
 
 export function describeGoal(config: SmartSearchConfig): string {

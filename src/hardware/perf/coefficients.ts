@@ -38,16 +38,13 @@ const curveSchema = z.object({
 export const replayOverheadSchema = z.object({
   /** Multiplier on every simulated pass time. */
   passScale: z.number().positive(),
-  /** Delay from a request's arrival to its admission in aggregated serving, ms. */
-  admissionMs: z.number().nonnegative(),
-  /** The same for disaggregated serving (prefill admission; includes P/D handshake and routing), ms. */
-  disaggAdmissionMs: z.number().nonnegative(),
   /**
-   * Share of a measured benchmark run's requests in its start-up wave, as the replay accuracy harness
-   * weighs them (src/replay/accuracy/evaluate.ts 'benchmark' window); fitted with the corrections.
-   * Harness only: sweeps replay their workloads as configured. Absent: the steady-state fit's share.
+   * The frontend's fixed latency in aggregated serving, ms (src/replay/frontend.ts: HTTP, hand-off to
+   * the engine, first-token streaming; tokenisation is modelled apart), added to every request's TTFT.
    */
-  burstShare: z.number().min(0).max(1).optional(),
+  admissionMs: z.number().nonnegative(),
+  /** The same for disaggregated serving (includes the P/D handshake and routing), ms. */
+  disaggAdmissionMs: z.number().nonnegative(),
   /**
    * Aggregated serving of one architecture class (src/model/architecture-class.ts): its own pass scale
    * and admission delay where the class had enough rows to fit them; other classes and disaggregated
@@ -120,8 +117,9 @@ export const overheadSchema = z.object({
   /** How these were set: 'fitted:e2e' with row counts, or 'default' with the reason. */
   source: z.string(),
   rows: z.number().int().nonnegative(),  /**
-   * Replay only (scripts/calibrate-replay.ts): corrections fitted against replays of the same e2e rows,
-   * because a replay composes passes differently from the steady-state formula above. Absent = none.
+   * Replay only (scripts/calibrate-replay.ts, src/calibration): pass scale and frontend latency fitted
+   * against user-path replays of the same e2e rows, because a replay composes passes differently from
+   * the steady-state formula above. Absent = none.
    */
   replay: replayOverheadSchema.optional(),
 });

@@ -21,12 +21,6 @@ export interface EngineConfig {
   nextn: number;
   /** G2 host offload, or null when num_g2_blocks is 0. */
   hostTier: HostTierConfig | null;
-  /**
-   * Fixed time from a fresh request's arrival to its admission, ms: the serving stack's per-request
-   * work outside engine passes (HTTP, tokenisation, scheduling, first-token streaming). Fitted against
-   * measured TTFT by scripts/calibrate-replay.ts; 0/absent = none.
-   */
-  admissionDelayMs?: number;
   /** Multiplier on every pass time from the perf model (replay calibration); absent = 1. */
   passTimeScale?: number;
 }

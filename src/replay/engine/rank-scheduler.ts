@@ -55,8 +55,6 @@ export class RankScheduler {
   running: SimRequest[] = [];
   /** Requests whose G2 → G1 restore is in flight (they hold their blocks already). */
   private restoring: SimRequest[] = [];
-  /** Fresh requests inside the admission delay, in arrival order (all share one delay, so FIFO). */
-  private readonly arriving = new Deque<SimRequest>(16);
   /** Requests scheduled in the pass in flight, in schedule order. */
   private sched: SimRequest[] = [];
   private schedN = 0;
@@ -94,18 +92,18 @@ export class RankScheduler {
   }
 
   hasWork(): boolean {
-    return this.running.length > 0 || this.waiting.size > 0 || this.arriving.size > 0;
+    return this.running.length > 0 || this.waiting.size > 0;
   }
 
-  /** Earliest pending restore completion or end of an admission delay, or +∞. */
+  /** Earliest pending restore completion, or +∞. */
   nextRestoreMs(): number {
-    let t = this.arriving.size > 0 ? this.arriving.peek()!.readyAtMs : Infinity;
+    let t = Infinity;
     for (const r of this.restoring) if (r.readyAtMs < t) t = r.readyAtMs;
     return t;
   }
 
   hasRestoring(): boolean {
-    return this.restoring.length > 0 || this.arriving.size > 0;
+    return this.restoring.length > 0;
   }
 
   /** Queues a request that starts on this rank (fresh, or transferred with `computed` tokens of KV). */
@@ -113,11 +111,7 @@ export class RankScheduler {
     this.pendingPrefillTokens += Math.max(0, req.prefillTarget - req.computed);
     this.activeRequests++;
     req.scheduled = 0;
-    const delay = this.cfg.admissionDelayMs ?? 0;
-    if (delay > 0 && req.emitted === 0 && req.computed === 0) {
-      req.readyAtMs = req.arrivalMs + delay;
-      this.arriving.push(req);
-    } else this.waiting.push(req);
+    this.waiting.push(req);
   }
 
   /** Forms this pass's batch into `work`; returns the number of requests scheduled. */
@@ -130,7 +124,6 @@ export class RankScheduler {
     w.decodeContextSum = 0;
     this.schedN = 0;
     if (this.restoring.length > 0) this.releaseRestored(nowMs);
-    while (this.arriving.size > 0 && this.arriving.peek()!.readyAtMs <= nowMs) this.waiting.push(this.arriving.shift()!);
     const budget0 = this.cfg.maxNumBatchedTokens;
     if (this.cfg.backend === 'sglang') {
       // Chunks of running prompts hold their blocks already (allocated whole at admission): no preemption.

@@ -18,11 +18,14 @@ export function buildWorkloadPlan(w: Workload, inputs: PlanInputs): WorkloadPlan
   if (w.trace_path !== undefined) {
     if (inputs.traceText === undefined) throw new InputError(`trace '${w.trace_path}' was not loaded`);
     const rows = parseMooncake(inputs.traceText, w.trace_block_size, inputs.traceName ?? w.trace_path);
-    return mooncakePlan(rows, {
-      traceBlockSize: w.trace_block_size,
-      arrivalSpeedupRatio: w.arrival_speedup_ratio,
-      replayConcurrency: w.replay_concurrency ?? null,
-    });
+    return withClient(
+      mooncakePlan(rows, {
+        traceBlockSize: w.trace_block_size,
+        arrivalSpeedupRatio: w.arrival_speedup_ratio,
+        replayConcurrency: w.replay_concurrency ?? null,
+      }),
+      w,
+    );
   }
   const isl = w.isl!;
   const osl = w.osl!;
@@ -36,11 +39,18 @@ export function buildWorkloadPlan(w: Workload, inputs: PlanInputs): WorkloadPlan
     numPrefixGroups: w.num_prefix_groups,
     turnsPerSession: w.turns_per_session,
     interTurnDelayMs: w.inter_turn_delay_ms,
+    outputLenSpread: w.output_len_spread,
   };
   if (w.request_rate !== undefined)
     return syntheticPlan({ ...common, numRequests: syntheticRequestCount(ratio, w.request_rate) }, { kind: 'rate', requestRate: w.request_rate });
   const c = w.concurrency ?? inputs.concurrency;
   if (c === null || c === undefined || c < 1)
     throw new InputError('a kv_load_ratio workload needs the derived concurrency (none was given and it could not be derived)');
-  return syntheticPlan({ ...common, numRequests: syntheticRequestCount(ratio, c) }, { kind: 'concurrency', concurrency: c });
+  return withClient(syntheticPlan({ ...common, numRequests: syntheticRequestCount(ratio, c) }, { kind: 'concurrency', concurrency: c }), w);
+}
+
+/** A closed loop's client re-issue latency (client.ts); open loops arrive on their own timestamps. */
+function withClient(plan: WorkloadPlan, w: Workload): WorkloadPlan {
+  if (plan.concurrency === null || !(w.client_reissue_ms > 0)) return plan;
+  return { ...plan, client: { reissueMeanMs: w.client_reissue_ms, seed: w.random_seed } };
 }

@@ -1,5 +1,6 @@
 // What the simulator replays: sessions of turns, each turn one request with its prompt content.
 import { chainHash, contentId } from '../block-hash.js';
+import type { ClientModel } from './client.js';
 
 /**
  * Prompt content as runs of tokens: token p inside run i has content (keys[i], offset in run).
@@ -31,6 +32,8 @@ export interface WorkloadPlan {
   concurrency: number | null;
   /** Total requests to issue (closed loop stops issuing after this many). */
   numRequests: number;
+  /** Closed loop: the benchmark client's re-issue latency (client.ts); absent = none. */
+  client?: ClientModel;
 }
 
 /**

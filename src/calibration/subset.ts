@@ -1,6 +1,6 @@
 // Deterministic row selections: the CI subset and the 2-fold split used to hold rows out of a fit.
 // Both depend only on row ids (FNV-1a), so adding rows to the CSV does not reshuffle the others.
-import { requestCountForRow, type RowSpecOptions } from './rowSpec.js';
+import { ROW_REQUEST_RATIO } from './rowConfig.js';
 import type { E2eRow } from './rows.js';
 
 export function idHash(id: string): number {
@@ -17,19 +17,19 @@ export function foldOf(id: string, folds = 2): number {
   return idHash(id) % folds;
 }
 
-/** Output tokens one replay of the row emits (its cost), under the given request options. */
-export function replayWork(r: E2eRow, o: RowSpecOptions = {}): number {
-  return requestCountForRow(r, o) * r.osl;
+/** Output tokens one replay of the row emits (its cost). */
+export function replayWork(r: E2eRow): number {
+  return ROW_REQUEST_RATIO * r.concurrency * r.osl;
 }
 
 /**
  * A fixed subset for CI: per (sku, backend, mode) the `perGroup` rows with the smallest id hash whose
  * replay stays cheap (≤ `maxWork` emitted tokens), so every group is covered.
  */
-export function ciSubset(rows: readonly E2eRow[], perGroup: number, maxWork = 200_000, o: RowSpecOptions = {}): E2eRow[] {
+export function ciSubset(rows: readonly E2eRow[], perGroup: number, maxWork = 200_000): E2eRow[] {
   const by = new Map<string, E2eRow[]>();
   for (const r of rows) {
-    if (replayWork(r, o) > maxWork) continue;
+    if (replayWork(r) > maxWork) continue;
     const k = `${r.sku}/${r.backend}/${r.mode}`;
     by.set(k, [...(by.get(k) ?? []), r]);
   }

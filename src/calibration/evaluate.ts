@@ -1,14 +1,14 @@
-// Replays measured e2e rows and summarises the median |relative error| of mean TTFT / TPOT
-// (Clarification D definitions, `mean_ttft_ms` / `mean_tpot_ms` of the report) per
+// Replays measured e2e rows through the user path — each row's config (rowConfig.ts) loaded by the
+// normal config loader, materialised and replayed exactly as `spica replay` does (replay/from-config.ts)
+// — and reads the report's `mean_ttft_ms` / `mean_tpot_ms`, the fields a sweep ranks on (Clarification
+// D definitions, over every completed request). Summarises the median |relative error| per
 // (sku, backend, mode) and overall.
-import { loadCoefficients } from '../../hardware/perf/coefficients.js';
-import { burstShareAt } from '../../hardware/perf/steadyState.js';
-import { loadSystem } from '../../hardware/systems.js';
-import { simulate } from '../cluster.js';
-import { replayOverheadIn, resolveReplay, type ResolveOptions } from '../resolve.js';
+import { configFromObject } from '../config/load.js';
+import { loadSystem } from '../hardware/systems.js';
+import { replaySpecFromConfig } from '../replay/from-config.js';
+import { runReplay } from '../replay/resolve.js';
 import type { E2eRow } from './rows.js';
-import { replaySpecForRow, type RowSpecOptions } from './rowSpec.js';
-import { atBurstShare, meanLatencies, windowParts, type WindowParts } from './window.js';
+import { rowConfig } from './rowConfig.js';
 
 export interface RowResult {
   id: string;
@@ -20,8 +20,6 @@ export interface RowResult {
   /** Signed relative errors (predicted / measured − 1). */
   ttftErr: number;
   tpotErr: number;
-  /** 'benchmark' window: the start-up wave's and the rest's means the row's figures weigh. */
-  parts?: WindowParts;
 }
 
 export interface RowFailure {
@@ -49,48 +47,25 @@ export interface AccuracyReport {
   failures: RowFailure[];
 }
 
-export function rowKey(row: E2eRow): string {
+export function rowKey(row: Pick<E2eRow, 'sku' | 'backend' | 'mode'>): string {
   return `${row.sku}/${row.backend}/${row.mode}`;
 }
 
-/**
- * How the row's mean TTFT / TPOT are read off the replay:
- * * 'all': over every completed request (Clarification D: the report's mean_ttft_ms / mean_tpot_ms);
- * * 'steady': over the requests issued after the first `concurrency` (without the start-up wave, in
- *   which every slot of the closed loop arrives at t = 0);
- * * 'benchmark' (default for agg rows): the start-up wave and the rest weighted as in the measured
- *   run. The CSV does not record the benchmark's request count, so the share of the run's requests
- *   that arrive in the burst is fitted with the replay corrections (`overhead.replay.burstShare`,
- *   replayFit.ts `fitBurstShares`); without one, the steady-state fit's (`burstShareAt`). So the
- *   replay's own request count, capped for cost, does not decide how much the wave weighs. Measured on
- *   the 977 agg rows with the corrections then fitted for 'all' (2026-11-30), borrowing the
- *   steady-state share: TTFT median |rel err| 25.6 % → 23.2 % (heavy rows, replayed with
- *   2 × concurrency requests: 37.5 → 28.8 %).
- * Disagg rows default to 'all' (the burst share was fitted on agg rows).
- */
-export type MeanWindow = 'all' | 'steady' | 'benchmark';
-
-export interface ReplayRowOptions extends RowSpecOptions, ResolveOptions {
-  window?: MeanWindow;
+export interface ReplayRowOptions {
+  systemsDir?: string;
+  /** Coefficient files to replay with (as `spica replay --coefficients-dir`); default the repository's. */
+  coefficientsDir?: string;
 }
 
-/** Replays one row; predicted mean TTFT / TPOT and errors against its measurement. */
+/** Replays one row as a user would (`spica replay` on its config); predicted means and errors. */
 export function replayRow(row: E2eRow, opts: ReplayRowOptions = {}): RowResult {
-  const spec = replaySpecForRow(row, loadSystem(row.sku, { systemsDir: opts.systemsDir }).memCapacityBytes, opts);
-  const r = resolveReplay(spec, opts);
-  const outcome = simulate(r.deployment, r.plan);
-  const done = outcome.recorder.completed;
-  const window = opts.window ?? (row.mode === 'agg' ? 'benchmark' : 'all');
-  let parts: WindowParts | undefined;
-  let ttft: number;
-  let tpot: number;
-  if (window === 'benchmark') {
-    const o = loadCoefficients(row.sku, row.backend, opts.coefficientsDir).file.overhead;
-    const rc = replayOverheadIn(opts, o.replay);
-    parts = windowParts(done, row.concurrency);
-    ({ ttftMs: ttft, tpotMs: tpot } = atBurstShare(parts, rc?.burstShare ?? burstShareAt(row.concurrency, o.burstShare, o.burstRequests)));
-  } else ({ ttftMs: ttft, tpotMs: tpot } = meanLatencies(done, window === 'steady' ? row.concurrency : 0));
-  if (!(ttft > 0 && tpot > 0)) throw new Error(`replay produced no TTFT/TPOT (completed ${done.length} of ${outcome.issued} requests)`);
+  const memBytes = loadSystem(row.sku, { systemsDir: opts.systemsDir }).memCapacityBytes;
+  const config = configFromObject(rowConfig(row, memBytes), { sourceName: row.id, systemsDir: opts.systemsDir });
+  const spec = replaySpecFromConfig(config, { systemsDir: opts.systemsDir, source: row.id });
+  const m = runReplay(spec, opts).metrics;
+  const ttft = m.mean_ttft_ms;
+  const tpot = m.mean_tpot_ms;
+  if (!(ttft > 0 && tpot > 0)) throw new Error(`replay produced no TTFT/TPOT (completed ${m.completed_requests} of ${m.issued_requests} requests)`);
   return {
     id: row.id,
     key: rowKey(row),
@@ -100,7 +75,6 @@ export function replayRow(row: E2eRow, opts: ReplayRowOptions = {}): RowResult {
     tpotMs: tpot,
     ttftErr: ttft / row.ttftMs - 1,
     tpotErr: tpot / row.tpotMs - 1,
-    ...(parts ? { parts } : {}),
   };
 }
 

@@ -12,10 +12,10 @@
 //   and are skipped.
 // The measured `silicon_concurrency` wins when present; the batch columns are the fallback.
 import { join } from 'node:path';
-import type { Backend, ModelArch, WeightQuant } from '../../model/arch.js';
-import { findCatalogModel } from '../../model/catalog.js';
-import { aggConcurrency, measuredAggShape, measuredConcurrency, parallelColumns, quantOf, sizeColumn } from '../../hardware/perf/e2eCases.js';
-import { readCsv, type CsvRow } from '../../hardware/perf/perfdbTables.js';
+import type { Backend, ModelArch, WeightQuant } from '../model/arch.js';
+import { findCatalogModel } from '../model/catalog.js';
+import { aggConcurrency, measuredAggShape, measuredConcurrency, parallelColumns, quantOf, sizeColumn } from '../hardware/perf/e2eCases.js';
+import { readCsv, type CsvRow } from '../hardware/perf/perfdbTables.js';
 
 /** Parallel shape of one worker group of a row (replicas = worker count). */
 export interface RowGroup {
@@ -40,22 +40,8 @@ interface RowBase {
   concurrency: number;
   ttftMs: number;
   tpotMs: number;
-  /** Benchmark client that measured the row (see `harnessOf`). */
-  harness: Harness;
   /** Engine version the row records (`backend_version`; '' when absent). */
   backendVersion: string;
-}
-
-/**
- * Which client measured a row: 'gap-sweep' for the AIC gap-analysis sweeps (provenance
- * `source_file=…/aic-auto-gap-analysis/…`: all h100 SGLang / TRT-LLM rows, part of h200's), 'serving'
- * for the other dumps. Their SGLang rows differ in kind (rowSpec.ts `measuredInLockStep`: the
- * gap-sweep ones on SGLang before 0.5.6 stay in lock-step waves, the others are desynchronised).
- */
-export type Harness = 'gap-sweep' | 'serving';
-
-export function harnessOf(source: string): Harness {
-  return source.includes('aic-auto-gap-analysis') ? 'gap-sweep' : 'serving';
 }
 
 export interface AggRow extends RowBase {
@@ -98,7 +84,7 @@ export function parseE2eRow(r: CsvRow, hasFp4: (sku: string) => boolean): E2eRow
   const ttftMs = Number(r.silicon_ttft_ms);
   const tpotMs = Number(r.silicon_tpot_ms);
   if (!(ttftMs > 0 && tpotMs > 0)) return 'no measured TTFT/TPOT';
-  const base = { id: r.id, sku: r.system, backend: r.backend as Backend, model, quant, moeQuant, isl: num(r, 'isl'), osl: num(r, 'osl'), ttftMs, tpotMs, harness: harnessOf(r.silicon_data_source ?? ''), backendVersion: r.backend_version ?? '' };
+  const base = { id: r.id, sku: r.system, backend: r.backend as Backend, model, quant, moeQuant, isl: num(r, 'isl'), osl: num(r, 'osl'), ttftMs, tpotMs, backendVersion: r.backend_version ?? '' };
   const measured = measuredConcurrency(r.silicon_data_source ?? '');
   if (r.mode === 'agg') {
     const g = { ...measuredAggShape(r), replicas: 1 };
