@@ -154,7 +154,7 @@ export class Cluster implements TokenSink {
           this.onArrival(data);
           break;
         case EventKind.Admit:
-          this.route(this.pools[0], this.requests[data]);
+          this.route(this.pools[0], this.requests[data]!);
           break;
         case EventKind.TransferDone:
           this.onTransferDone(this.requests[data]!);

@@ -4,7 +4,7 @@
 import type { SimRequest } from './engine/sim-request.js';
 import { PooledDistribution } from './pooled-distribution.js';
 
-/** What a finished request leaves behind: its identity and timing (accuracy/window.ts `Done`). */
+/** What a finished request leaves behind: its identity and timing. */
 export interface CompletedRequest {
   id: number;
   arrivalMs: number;

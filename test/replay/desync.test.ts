@@ -83,7 +83,7 @@ describe('closed-loop desynchronisation', () => {
     const base = simulate({ ...r.deployment, frontend: { fixedMs: 0, tokenizeMsPerToken: 0 } }, r.plan).recorder.completed;
     const slow = simulate({ ...r.deployment, frontend: { fixedMs: 40, tokenizeMsPerToken: 0.01 } }, r.plan).recorder.completed;
     for (let i = 0; i < base.length; i++) {
-      expect(slow[i].firstTokenMs - slow[i].arrivalMs).toBeCloseTo(base[i].firstTokenMs - base[i].arrivalMs + 40 + 0.01 * base[i].isl, 6);
+      expect(slow[i].firstTokenMs - slow[i].arrivalMs).toBeCloseTo(base[i].firstTokenMs - base[i].arrivalMs + 40 + 0.01 * 1024, 6);
       expect(slow[i].doneMs - slow[i].firstTokenMs).toBeCloseTo(base[i].doneMs - base[i].firstTokenMs, 6);
     }
   });
