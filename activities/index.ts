@@ -4,3 +4,4 @@ export { materializeCandidates } from './materialize.js';
 export { replayWave } from './replay-wave.js';
 export { reportSweep } from './report.js';
 export { askOptimizer } from './ask-optimizer.js';
+export { recallTrials, storeTrialChunk } from './trial-chunks.js';

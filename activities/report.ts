@@ -1,6 +1,7 @@
-// `reportSweep` activity: re-hydrates the branches' compact trials (candidate from the materializer,
-// full metrics from the persistent cache — replayed again only if this worker's cache lacks them)
-// and assembles the SweepResult exactly as runSweepLocal does.
+// `reportSweep` activity: reads each branch's trials back from the store (one chunk per round; no
+// payload ever holds them all), re-hydrates the compact trials (candidate from the materializer,
+// full metrics from the persistent cache — replayed again only if the cache lacks them) and
+// assembles the SweepResult exactly as runSweepLocal does; a big result goes to the store too.
 import { Context } from '@temporalio/activity';
 import type { SmartSearchConfig } from '../src/config/schema.js';
 import { SIMULATOR_VERSION } from '../src/replay/report.js';
@@ -12,6 +13,7 @@ import { branchMaterializer } from './materialize.js';
 import { evaluateWithCache, specHashFor } from './replay-wave.js';
 import { resultCache } from './result-cache.js';
 import { inlineOrStore } from './result-store.js';
+import { readTrialChunks } from './trial-chunks.js';
 
 export interface ReportInput {
   sweep_id: string;
@@ -77,7 +79,13 @@ async function assembleReport(input: ReportInput, heartbeat: (() => void) | unde
   let persistentHits = 0;
   for (const { plan, result } of input.branches) {
     const context: BranchContext = { config: input.config, mode: plan.deployment_mode, traceSha256: input.traceSha256 };
-    const trials = await hydrateTrials(context, result.state.trials, heartbeat);
+    const trials: TrialRecord[] = [];
+    // Chunk by chunk, so heartbeats get through between them.
+    const pieces = result.trial_chunks ? await readTrialChunks(result.trial_chunks) : [];
+    for (const piece of [...pieces, result.state.trials]) {
+      trials.push(...(await hydrateTrials(context, piece, heartbeat)));
+      heartbeat?.();
+    }
     branches.push({ plan, state: { ...result.state, trials } });
     persistentHits += result.persistent_cache_hits;
   }

@@ -4,6 +4,7 @@ import { goalObjectives, OBJECTIVE_DIRECTION, signedScore } from '../src/search/
 import { paretoFrontIndices } from '../src/search/pareto.js';
 import type { StudyState } from '../src/search/study/branchStudy.js';
 import type { BranchStudyPlan } from '../src/search/study/plan.js';
+import type { TrialRecord } from '../src/search/study/trialRecord.js';
 import type { BranchProgress, BranchStatus, TrialView } from './sweep-types.js';
 
 export interface WaveClock {
@@ -16,28 +17,57 @@ export function trialsWanted(plan: BranchStudyPlan): number {
   return plan.settings.max_rounds * Math.max(1, plan.settings.candidates_per_round);
 }
 
+/**
+ * What progress needs of trials that left the workflow (stored in chunks): counts, the best so far
+ * and the current Pareto front's objective vectors. Bounded: the front is pruned as trials arrive.
+ */
+export interface TrialTally {
+  trials: number;
+  counts: { feasible: number; infeasible: number; failed: number; timed_out: number; unsupported: number };
+  best: BranchProgress['best'];
+  /** Objective vectors of the front (pareto goals only; empty otherwise). */
+  front: number[][];
+}
+
+export function emptyTally(): TrialTally {
+  return { trials: 0, counts: { feasible: 0, infeasible: 0, failed: 0, timed_out: 0, unsupported: 0 }, best: null, front: [] };
+}
+
+/** The tally after `trials` (pure: returns a new tally). */
+export function addToTally(plan: BranchStudyPlan, tally: TrialTally, trials: readonly TrialRecord[]): TrialTally {
+  const names = goalObjectives(plan.goal);
+  const first = names[0];
+  const counts = { ...tally.counts };
+  let best = tally.best;
+  let front = tally.front;
+  for (const t of trials) {
+    counts[t.status] += 1;
+    if (t.status !== 'feasible' || !t.objectives) continue;
+    const v = t.objectives[first];
+    if (best === null || signedScore(first, v) > signedScore(first, best.value)) best = { objective: first, value: v, trial: t.n };
+    if (plan.goal.target === 'pareto') front = [...front, names.map((n) => t.objectives![n])];
+  }
+  if (front !== tally.front) {
+    const directions = names.map((n) => OBJECTIVE_DIRECTION[n]);
+    front = paretoFrontIndices(front, directions).sort((a, b) => a - b).map((i) => front[i]);
+  }
+  return { trials: tally.trials + trials.length, counts, best, front };
+}
+
 export function branchProgress(
   plan: BranchStudyPlan,
   state: StudyState,
   clock: WaveClock,
   extra: { workflowId: string; status: BranchStatus; continued_as_new: number },
+  stored: TrialTally = emptyTally(),
 ): BranchProgress {
-  const counts = { feasible: 0, infeasible: 0, failed: 0, timed_out: 0, unsupported: 0 };
-  const names = goalObjectives(plan.goal);
-  const first = names[0];
-  let best: BranchProgress['best'] = null;
-  const front: number[][] = [];
-  for (const t of state.trials) {
-    counts[t.status] += 1;
-    if (t.status !== 'feasible' || !t.objectives) continue;
-    const v = t.objectives[first];
-    if (best === null || signedScore(first, v) > signedScore(first, best.value)) best = { objective: first, value: v, trial: t.n };
-    front.push(names.map((n) => t.objectives![n]));
-  }
-  const pareto = plan.goal.target === 'pareto' ? paretoFrontIndices(front, names.map((n) => OBJECTIVE_DIRECTION[n])).length : null;
+  const tally = addToTally(plan, stored, state.trials);
+  const counts = tally.counts;
+  const best = tally.best;
+  const pareto = plan.goal.target === 'pareto' ? tally.front.length : null;
   const wanted = trialsWanted(plan);
   const avgWave = clock.waves > 0 ? clock.wave_ms_total / clock.waves / 1000 : null;
-  const remaining = Math.max(0, wanted - state.trials.length);
+  const remaining = Math.max(0, wanted - tally.trials);
   const done = extra.status === 'done' || state.stop_reason !== null;
   const eta = done ? 0 : avgWave === null ? null : Math.ceil(remaining / Math.max(1, plan.settings.parallel_evals)) * avgWave;
   return {
@@ -46,7 +76,7 @@ export function branchProgress(
     status: extra.status,
     round: state.round,
     max_rounds: plan.settings.max_rounds,
-    trials_done: state.trials.length,
+    trials_done: tally.trials,
     trials_wanted: wanted,
     ...counts,
     best,

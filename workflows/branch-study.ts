@@ -3,7 +3,9 @@
 // Deterministic: the optimizer state lives here; a replay reads the recorded asks (no GP refit) and
 // re-applies the tells, in ask order. History stays bounded: when the
 // server suggests it, the loop pauses at a round boundary and continues-as-new carrying the
-// compact state (compact-trial.ts).
+// compact state (compact-trial.ts). Each finished round's trials go to the store in one chunk
+// (storeTrialChunk), so neither the carried state nor the result grows with the trial count: they
+// hold counters, a progress tally and the chunk count; the report reads the chunks.
 import {
   allHandlersFinished,
   condition,
@@ -16,11 +18,22 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type * as activities from '../activities/index.js';
-import { initialStudyState, runBranchStudy, type StudyHooks, type StudyPorts, type StudyState } from '../src/search/study/branchStudy.js';
-import { branchProgress, trialViews } from './branch-progress.js';
-import { compactState } from './compact-trial.js';
+import { initialStudyState, runBranchStudy, trialCount, type StudyHooks, type StudyPorts, type StudyState } from '../src/search/study/branchStudy.js';
+import { addToTally, branchProgress, emptyTally, trialViews, type TrialTally } from './branch-progress.js';
+import { compactState, compactTrial, scoringMetricKeys } from './compact-trial.js';
 import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
-import type { BranchStatus, BranchStudyInput, BranchStudyResult } from './sweep-types.js';
+import type { BranchStatus, BranchStudyInput, BranchStudyResult, TrialView } from './sweep-types.js';
+
+// Store reads/writes of one chunk: small, so a short timeout bounds a lost worker's hold.
+const { storeTrialChunk, recallTrials } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '10 seconds' },
+});
+
+/** Histories recorded before trials went to the store keep every trial in workflow state. */
+export const TRIALS_IN_STORE_PATCH = 'trial-chunks-in-store';
+/** At most this many trial views travel per progress signal (the parent keeps a recent window). */
+export const MAX_VIEWS_PER_SIGNAL = 64;
 
 const { materializeCandidates } = proxyActivities<typeof activities>({
   startToCloseTimeout: '10 minutes',
@@ -58,11 +71,15 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
   let current: StudyState = carry?.state ?? initialStudyState();
   let status: BranchStatus = 'running';
   // The parent already holds every trial reported before a continue-as-new.
-  let reported = carry ? current.trials.length : 0;
+  let reportedN = carry ? trialCount(current) : 0;
   let reportedStatus: BranchStatus | null = null;
   const pendingSignals: Promise<void>[] = [];
+  let tally: TrialTally = carry?.tally ?? emptyTally();
+  let chunks = carry?.chunks ?? 0;
+  /** Views of stored trials not yet sent to the parent (the loop no longer holds them). */
+  let unsentViews: TrialView[] = [];
 
-  const progress = () => branchProgress(plan, current, clock, { workflowId, status, continued_as_new: continuedAsNew });
+  const progress = () => branchProgress(plan, current, clock, { workflowId, status, continued_as_new: continuedAsNew }, tally);
   setHandler(branchProgressQuery, progress);
   setHandler(trialsQuery, () => trialViews(plan, current));
   setHandler(stopSignal, () => void (stopRequested = true));
@@ -74,9 +91,12 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
   /** Sends new trials and progress to the parent sweep (only when something changed). */
   const report = () => {
     const parent = workflowInfo().parent;
-    if (!parent || (current.trials.length === reported && status === reportedStatus)) return;
-    const fresh = trialViews(plan, { ...current, trials: current.trials.slice(reported) });
-    reported = current.trials.length;
+    const known = tally.trials + current.trials.length;
+    if (!parent || (known === reportedN && status === reportedStatus)) return;
+    const inMemory = trialViews(plan, { ...current, trials: current.trials.filter((t) => t.n > reportedN) });
+    const fresh = [...unsentViews.filter((v) => v.n > reportedN), ...inMemory].slice(-MAX_VIEWS_PER_SIGNAL);
+    unsentViews = [];
+    reportedN = known;
     reportedStatus = status;
     pendingSignals.push(
       getExternalWorkflowHandle(parent.workflowId)
@@ -99,6 +119,20 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
       return wave.outcomes;
     },
   };
+  const trialsInStore = patched(TRIALS_IN_STORE_PATCH);
+  if (trialsInStore) {
+    const keys = scoringMetricKeys(plan.goal);
+    ports.store = async (trials) => {
+      const views = trialViews(plan, { ...current, trials: trials.filter((t) => t.n > reportedN) });
+      await storeTrialChunk({ prefix: workflowId, index: chunks, trials: trials.map((t) => compactTrial(t, keys)) });
+      chunks += 1;
+      tally = addToTally(plan, tally, trials);
+      unsentViews = [...unsentViews, ...views].slice(-MAX_VIEWS_PER_SIGNAL);
+      // The loop forgets these trials now.
+      current = { ...current, trials: [], stored_trials: tally.trials };
+    };
+    ports.recall = (keys) => recallTrials({ prefix: workflowId, chunks, keys });
+  }
   if (patched(ASK_LOCAL_ACTIVITY_PATCH)) {
     ports.ask = async (state, n) => {
       const asked = await askOptimizer({ state, n });
@@ -137,6 +171,7 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
             wave_ms_total: clock.wave_ms_total,
             continued_as_new: continuedAsNew + 1,
             stop_requested: false,
+            ...(trialsInStore ? { tally, chunks } : {}),
           },
         });
       }
@@ -153,5 +188,6 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
     state: compactState(current, plan.goal),
     persistent_cache_hits: persistentHits,
     continued_as_new: continuedAsNew,
+    ...(trialsInStore ? { trial_chunks: { prefix: workflowId, chunks }, progress: progress() } : {}),
   };
 }

@@ -1,4 +1,4 @@
-// Trials carried across continue-as-new are compact (CLARIFICATIONS §E: well under 1 KB): the
+// Trials written to the store (one chunk per round) are compact (CLARIFICATIONS §E: well under 1 KB): the
 // candidate and its projection are dropped (the materializer rebuilds both from the point) and
 // metrics shrink to the keys this goal's scoring reads, which the round loop still needs to answer
 // a repeated candidate from the run-local cache. The `report` activity re-hydrates all of it

@@ -5,6 +5,7 @@ import type { StopReason, StudyState } from '../src/search/study/branchStudy.js'
 import type { BranchStudyPlan } from '../src/search/study/plan.js';
 import type { Counts, ProjectionRecord, SweepResult } from '../src/search/sweepResult.js';
 import type { EvalOutcome, ReasonCategory, TrialStatus } from '../src/search/trial.js';
+import type { TrialTally } from './branch-progress.js';
 
 /**
  * What starts a sweep: the validated config object (what `spica sweep` sends), or raw YAML so the
@@ -57,6 +58,9 @@ export interface BranchCarry {
   wave_ms_total: number;
   continued_as_new: number;
   stop_requested: boolean;
+  /** Trials stored in chunks so far (absent: every trial is in `state`). */
+  tally?: TrialTally;
+  chunks?: number;
 }
 
 export interface BranchStudyInput {
@@ -67,12 +71,19 @@ export interface BranchStudyInput {
   carry?: BranchCarry | null;
 }
 
-/** What one `branchStudy` child returns: its final (compact) state; `report` re-hydrates it. */
+/**
+ * What one `branchStudy` child returns: its final state (compact), and where its trials are stored;
+ * `report` reads them back and re-hydrates them. Without `trial_chunks` (histories recorded before
+ * trials went to the store) every trial is in `state`.
+ */
 export interface BranchStudyResult {
   deployment_mode: 'agg' | 'disagg';
   state: StudyState;
   persistent_cache_hits: number;
   continued_as_new: number;
+  trial_chunks?: { prefix: string; chunks: number };
+  /** The branch's final progress (counts, best, Pareto front size) over all its trials. */
+  progress?: BranchProgress;
 }
 
 /** Result of the replay activity for one wave. */

@@ -1,6 +1,7 @@
 // The `sweep` workflow: plan (activity) → one `branchStudy` child per viable deployment_mode →
-// report (activity: re-hydrates the compact trials and assembles the SweepResult, which is the
-// workflow result, or a reference to it in the result store when too big for a payload).
+// report (activity: reads the branches' trial chunks from the store, re-hydrates them and assembles
+// the SweepResult, which is the workflow result, or a reference to it in the store when too big for
+// a payload). No payload here carries all trials.
 // Deterministic: config parsing, planning and any I/O live in activities.
 import {
   ApplicationFailure,
@@ -36,6 +37,9 @@ const { reportSweep } = proxyActivities<typeof activities>({
 /** Workflow-task timeout of a branchStudy child (the server caps it at 120 s). */
 export const BRANCH_WORKFLOW_TASK_TIMEOUT = '30 seconds';
 
+/** Trial views the parent keeps per branch for the `trials` query: the most recent ones (bounded state). */
+export const MAX_TRIAL_VIEWS_PER_BRANCH = 256;
+
 /** Deterministic child id so a restarted parent finds its children again. */
 export function branchWorkflowId(parentId: string, mode: string): string {
   return `${parentId}/branch-${mode}`;
@@ -63,7 +67,8 @@ export async function sweep(input: SweepInput): Promise<SweepOutcome> {
   };
   setHandler(progressQuery, () => progress);
   // Trial views arrive with the children's progress signals (full projections, even for trials a
-  // child has since carried compactly across continue-as-new).
+  // child has since stored away); the latest MAX_TRIAL_VIEWS_PER_BRANCH per branch are kept, so this
+  // state stays bounded — the full list is the SweepResult's.
   setHandler(trialsQuery, () => progress.branches.flatMap((b) => trials.get(b.deployment_mode) ?? []));
   setHandler(stopSignal, requestStop);
   setHandler(stopUpdate, () => {
@@ -76,7 +81,7 @@ export async function sweep(input: SweepInput): Promise<SweepOutcome> {
     progress.branches[i] = p;
     const known = trials.get(p.deployment_mode) ?? [];
     const last = known.length > 0 ? known[known.length - 1].n : 0;
-    trials.set(p.deployment_mode, [...known, ...fresh.filter((t) => t.n > last)]);
+    trials.set(p.deployment_mode, [...known, ...fresh.filter((t) => t.n > last)].slice(-MAX_TRIAL_VIEWS_PER_BRANCH));
   });
 
   let planned: SweepPlanned;
@@ -123,11 +128,13 @@ export async function sweep(input: SweepInput): Promise<SweepOutcome> {
         const result = await child.result();
         const last = entry();
         progress.branches[i] = {
-          ...branchProgress(p, result.state, { waves: 1, wave_ms_total: (last.avg_wave_seconds ?? 0) * 1000 }, {
-            workflowId: last.workflowId,
-            status: 'done',
-            continued_as_new: result.continued_as_new,
-          }),
+          ...(result.progress
+            ? { ...result.progress, workflowId: last.workflowId, status: 'done' as const, eta_seconds: 0 }
+            : branchProgress(p, result.state, { waves: 1, wave_ms_total: (last.avg_wave_seconds ?? 0) * 1000 }, {
+                workflowId: last.workflowId,
+                status: 'done',
+                continued_as_new: result.continued_as_new,
+              })),
           avg_wave_seconds: last.avg_wave_seconds,
         };
         return result;

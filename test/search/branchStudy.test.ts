@@ -6,6 +6,7 @@ import type { MaterializedCandidate } from '../../src/search/study/materialize.j
 import { THOROUGH_INDEX, type BranchStudyPlan } from '../../src/search/study/plan.js';
 import type { Point } from '../../src/search/optimizer/space.js';
 import type { EvalOutcome } from '../../src/search/trial.js';
+import type { TrialRecord } from '../../src/search/study/trialRecord.js';
 
 function plan(over: Partial<BranchStudyPlan['settings']> = {}, dims?: BranchStudyPlan['dimensions']): BranchStudyPlan {
   const dimensions = dims ?? [
@@ -155,6 +156,35 @@ describe('branch study round loop', () => {
     }
     expect(pauses).toBe(3);
     expect(JSON.stringify(state.trials)).toBe(JSON.stringify(straight.state.trials));
+  });
+
+  it('streaming finished rounds to a store (store/recall ports) gives exactly the in-memory trials, across pauses', async () => {
+    // Thorough indices fold onto 7 candidates so that later rounds repeat stored ones.
+    const folded = (): StudyPorts => {
+      const inner = ports({ grid: 1, infeasibleMode: 'c' }).ports;
+      return { ...inner, materialize: (pts) => inner.materialize(pts.map((pt) => (THOROUGH_INDEX in pt ? { [THOROUGH_INDEX]: (Number(pt[THOROUGH_INDEX]) % 7) + 1 } : pt))) };
+    };
+    for (const p of [plan({ max_rounds: 5, candidates_per_round: 6 }), { ...plan({ policy: 'thorough', parallel_evals: 2 }), thorough_size: 30 }]) {
+      const straight = await runBranchStudy(p, folded());
+      const stored: TrialRecord[] = [];
+      const streaming: StudyPorts = {
+        ...folded(),
+        store: async (trials) => void stored.push(...JSON.parse(JSON.stringify(trials))),
+        recall: async (keys) => keys.flatMap((k) => stored.find((t) => t.key === k && !t.cache_hit) ?? []),
+      };
+      let state: StudyState = initialStudyState();
+      let finished = false;
+      while (!finished) {
+        const r = await runBranchStudy(p, streaming, { afterRound: () => 'pause' }, JSON.parse(JSON.stringify(state)));
+        // Nothing but counters travels between runs.
+        expect(r.state.trials).toEqual([]);
+        state = r.state;
+        finished = r.finished;
+      }
+      expect(state.stored_trials).toBe(straight.state.trials.length);
+      expect([p.settings.policy, straight.state.trials.some((t) => t.cache_hit)]).toEqual([p.settings.policy, true]);
+      expect(JSON.stringify(stored)).toBe(JSON.stringify(straight.state.trials));
+    }
   });
 
   it('stops early on request and keeps what is done', async () => {

@@ -1,5 +1,6 @@
 // Continue-as-new: a dev server of its own with `limit.historyCount.suggestContinueAsNew` lowered so
 // the branch study hands over at every round boundary; the result must equal the uninterrupted one.
+import { readTrialChunks } from '../../activities/trial-chunks.js';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,14 +68,19 @@ describe('branchStudy continue-as-new', () => {
       for await (const w of client.workflow.list({ query: `WorkflowId = '${childId}'` })) runs.push({ runId: w.runId, status: w.status.name });
       expect(runs.map((r) => r.status).sort()).toEqual(['COMPLETED', 'CONTINUED_AS_NEW', 'CONTINUED_AS_NEW']);
 
-      // What crossed the hand-over: compact trials (no candidate, hashed key), well under 1 KB each.
+      // What crossed the hand-over: no trials, only counters — the finished rounds' trials are in the
+      // store, one chunk per round, compact (no candidate, hashed key, well under 1 KB each).
       for (const run of runs.filter((r) => r.status === 'CONTINUED_AS_NEW')) {
         const history = await client.workflow.getHandle(childId, run.runId).fetchHistory();
         const can = history.events!.find((e) => e.workflowExecutionContinuedAsNewEventAttributes)!;
         const payload = can.workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0];
         const carried = JSON.parse(Buffer.from(payload.data!).toString('utf8')) as BranchStudyInput;
-        expect(carried.carry!.state.trials.length).toBeGreaterThanOrEqual(2);
-        for (const trial of carried.carry!.state.trials) {
+        expect(carried.carry!.state.trials).toEqual([]);
+        expect(carried.carry!.state.stored_trials).toBeGreaterThanOrEqual(2);
+        expect(carried.carry!.tally!.trials).toBe(carried.carry!.state.stored_trials);
+        const chunks = await readTrialChunks({ prefix: childId, chunks: carried.carry!.chunks! });
+        expect(chunks.flat()).toHaveLength(carried.carry!.state.stored_trials!);
+        for (const trial of chunks.flat()) {
           expect(trial.candidate).toBeNull();
           expect(trial.key).toMatch(/^[0-9a-f]{64}$/);
           expect(JSON.stringify(trial).length).toBeLessThan(1000);

@@ -21,6 +21,14 @@ export interface StudyPorts {
    * optimizer's state after it; absent, the loop asks in-process.
    */
   ask?(state: OptimizerState, n: number): Promise<{ points: Point[]; state: OptimizerState }>;
+  /**
+   * Optional, with `recall`: takes each finished round's trials out of memory (the Temporal branch
+   * writes them to the store in chunks, so no payload or carried state grows with the trial count).
+   * Afterwards the loop keeps only their count (`StudyState.stored_trials`).
+   */
+  store?(trials: TrialRecord[], state: StudyState): Promise<void>;
+  /** Among the stored trials: the first replayed (not cache-hit) trial of each of these keys, if any. */
+  recall?(keys: string[]): Promise<TrialRecord[]>;
 }
 
 export type StopReason = 'max_rounds' | 'projection_stalled' | 'exhausted' | 'stopped';
@@ -31,8 +39,23 @@ export interface StudyState {
   /** Next index for `thorough` (its own cursor: it never asks the optimizer). */
   thorough_next: number;
   trials: TrialRecord[];
+  /** Trials handed to `StudyPorts.store` (numbered 1..stored_trials, before `trials`); absent = 0. */
+  stored_trials?: number;
   optimizer: OptimizerState | null;
   stop_reason: StopReason | null;
+}
+
+/** Trials of the study so far, stored or in memory. */
+export function trialCount(state: StudyState): number {
+  return (state.stored_trials ?? 0) + state.trials.length;
+}
+
+/** Hands the in-memory trials to `ports.store` (when the ports stream trials out) and forgets them. */
+async function storeFinished(ports: StudyPorts, state: StudyState): Promise<void> {
+  if (!ports.store || state.trials.length === 0) return;
+  await ports.store(state.trials, state);
+  state.stored_trials = trialCount(state);
+  state.trials = [];
 }
 
 export interface StudyHooks {
@@ -128,6 +151,10 @@ async function evaluatePoints(
   const mats = await ports.materialize(points);
   const earlier = new Map<string, TrialRecord>();
   for (const t of state.trials) if (t.key && !t.cache_hit && !earlier.has(t.key)) earlier.set(t.key, t);
+  if (ports.recall && (state.stored_trials ?? 0) > 0) {
+    const unknown = [...new Set(mats.filter((m) => !m.rejection && m.key && !earlier.has(m.key)).map((m) => m.key))];
+    if (unknown.length > 0) for (const t of await ports.recall(unknown)) earlier.set(t.key, t);
+  }
 
   // Which distinct keys need a replay, in first-seen order (so results never depend on completion order).
   const toRun: MaterializedCandidate[] = [];
@@ -148,7 +175,7 @@ async function evaluatePoints(
   const firstInBatch = new Set<string>();
   for (let i = 0; i < points.length; i++) {
     const m = mats[i];
-    const n = state.trials.length + recorded.length + 1;
+    const n = trialCount(state) + recorded.length + 1;
     let outcome: EvalOutcome;
     let cacheHit = false;
     if (m.rejection) {
@@ -209,6 +236,7 @@ export async function runBranchStudy(
     while (state.thorough_next < total) {
       if (hooks.shouldStop?.()) {
         state.stop_reason = 'stopped';
+        await storeFinished(ports, state);
         return { state, finished: true };
       }
       state.round += 1;
@@ -217,9 +245,11 @@ export async function runBranchStudy(
       for (let i = state.thorough_next; i < end; i++) points.push({ [THOROUGH_INDEX]: i });
       state.trials.push(...(await evaluatePoints(plan, ports, state, points, hooks)));
       state.thorough_next = end;
+      await storeFinished(ports, state);
       if (hooks.afterRound && (await hooks.afterRound(state)) === 'pause' && state.thorough_next < total) return { state, finished: false };
     }
     state.stop_reason = 'exhausted';
+    await storeFinished(ports, state);
     return { state, finished: true };
   }
 
@@ -246,7 +276,7 @@ export async function runBranchStudy(
     while (successes < perRound && attempts < maxAttempts) {
       const k = Math.min(perRound - successes, maxAttempts - attempts);
       // A space with no searched dimension has exactly one candidate: ask it once, then it is exhausted.
-      const points = plan.dimensions.length === 0 ? (state.trials.length === 0 ? [{}] : []) : await ask(k);
+      const points = plan.dimensions.length === 0 ? (trialCount(state) === 0 ? [{}] : []) : await ask(k);
       if (points.length === 0) {
         exhausted = true;
         break;
@@ -255,7 +285,8 @@ export async function runBranchStudy(
       const recorded = await evaluatePoints(plan, ports, state, points, hooks);
       if (plan.dimensions.length > 0) tellAll(plan, opt, recorded);
       for (const t of recorded) {
-        if (isFeasible(t) && !successKeys.has(t.key)) {
+        // A cache hit repeats an earlier trial, so it is never a new success (its key may be stored).
+        if (isFeasible(t) && !t.cache_hit && !successKeys.has(t.key)) {
           successKeys.add(t.key);
           successes += 1;
         }
@@ -276,11 +307,13 @@ export async function runBranchStudy(
       state.stop_reason = 'projection_stalled';
       break;
     }
+    await storeFinished(ports, state);
     if (hooks.afterRound && state.round < plan.settings.max_rounds && (await hooks.afterRound(state)) === 'pause') {
       return { state, finished: false };
     }
   }
   if (!state.stop_reason) state.stop_reason = 'max_rounds';
+  await storeFinished(ports, state);
   return { state, finished: true };
 }
 

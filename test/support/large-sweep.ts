@@ -1,0 +1,168 @@
+// The large-sweep scenario (issue 16 item 1), shared by test/temporal/large-sweep.test.ts and
+// `npm run bench temporal`: a thorough sweep of 11,664 trials over agg + disagg (5,832 each; tiny
+// replays of ~15 ms) on two `spica worker` processes with separate local directories and one
+// shared PostgreSQL store. The first run is terminated part-way, `spica resume` finishes it in a
+// new run, and `spica result` in a third process reads the stored result. Everything is real
+// Temporal; the figures include the largest payload over every history involved.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import type { Client } from '@temporalio/client';
+import { historyPayloads, type PayloadFigures } from '../../src/cli/temporal/history-payloads.js';
+import { parseConfigText } from '../../src/config/load.js';
+import type { SweepResult } from '../../src/search/sweepResult.js';
+import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** `router_temperature` and `overlap_score_credit` lists scale the space (4 × 3 of them: 11,664 trials). */
+export function largeSweepYaml(opts: { temperatures?: string; overlaps?: string } = {}): string {
+  return `search_space:
+  model_name: meta-llama/Llama-3.1-8B-Instruct
+  hardware_sku: h100_sxm
+  gpu_budget: 2
+  deployment_mode: [agg, disagg]
+  backend: [vllm]
+  prefill_max_num_seqs: [4, 8, 16]
+  router_temperature: ${opts.temperatures ?? '[0.0, 0.2, 0.5, 1.0]'}
+  overlap_score_credit: ${opts.overlaps ?? '[0.0, 0.5, 1.0]'}
+  planner_scaling_policy: [disabled]
+  planner_fpm_sampling: [default]
+  planner_load_sensitivity: [default]
+workload:
+  isl: 32
+  osl: 4
+  concurrency: 1
+  num_request_ratio: 1
+goal:
+  target: throughput
+sweep:
+  policy: thorough
+  parallel_evals: 64
+  seed: 5
+`;
+}
+
+/** A `bin/spica.js` subprocess. */
+export function spawnSpicaProcess(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/spica.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+/** CPU seconds (user + system) a live Linux process has used so far; null elsewhere. */
+function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz on Linux)
+  } catch {
+    return null;
+  }
+}
+
+async function until(what: string, fn: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export interface LargeSweepFigures {
+  trialsWanted: number;
+  /** Trials the first run had finished when it was terminated. */
+  trialsAtTermination: number;
+  result: SweepResult;
+  resultBytes: number;
+  firstRunSeconds: number;
+  resumeSeconds: number;
+  payloads: PayloadFigures;
+  /** Files the workers wrote into their own local directories (the shared store holds everything). */
+  localFiles: number;
+  workerCpuSeconds: number | null;
+}
+
+export async function runLargeSweep(opts: {
+  client: Client;
+  address: string;
+  namespace: string;
+  storeUrl: string;
+  yaml?: string;
+  /** Terminate the first run once this share of the trials is done (default 0.3). */
+  terminateAt?: number;
+  log?: (line: string) => void;
+}): Promise<LargeSweepFigures> {
+  const log = opts.log ?? (() => undefined);
+  const yaml = opts.yaml ?? largeSweepYaml();
+  const config = parseConfigText(yaml);
+  const taskQueue = `large-${process.pid}-${Date.now().toString(36)}`;
+  const common = ['--address', opts.address, '--namespace', opts.namespace, '--store', opts.storeUrl];
+  const dirs = [0, 1].map(() => mkdtempSync(path.join(os.tmpdir(), 'spica-large-local-')));
+  const workers = dirs.map((dir) =>
+    spawnSpicaProcess(['worker', ...common, '--task-queue', taskQueue, '--concurrency', '1', '--cache-dir', dir], { SPICA_RESULT_STORE: dir }),
+  );
+  try {
+    for (const w of workers) await until('a worker to poll', () => w.output().stderr.includes('worker polling task queue'), 60_000);
+    const sweepId = `large-${taskQueue}`;
+    const started = performance.now();
+    const first = await opts.client.workflow.start<typeof sweep>('sweep', { workflowId: sweepId, taskQueue, args: [config] });
+    let wanted = 0;
+    let done = 0;
+    await until(
+      'the first run to finish part of its trials',
+      async () => {
+        const p = await first.query(progressQuery).catch(() => null);
+        if (!p || p.branches.length === 0) return false;
+        wanted = p.branches.reduce((n, b) => n + b.trials_wanted, 0);
+        done = p.branches.reduce((n, b) => n + b.trials_done, 0);
+        return done >= wanted * (opts.terminateAt ?? 0.3);
+      },
+      600_000,
+    );
+    await first.terminate('large-sweep scenario: resume must finish it');
+    const firstRunSeconds = (performance.now() - started) / 1000;
+    log(`first run terminated after ${done}/${wanted} trials (${firstRunSeconds.toFixed(1)} s)`);
+
+    const resumeStarted = performance.now();
+    const resume = spawnSpicaProcess(['resume', sweepId, '--detach', ...common]);
+    if ((await resume.exited) !== 0) throw new Error(`spica resume failed: ${resume.output().stderr}`);
+    const resumedId = resume.output().stdout.trim();
+    await opts.client.workflow.getHandle(resumedId).result();
+    const resumeSeconds = (performance.now() - resumeStarted) / 1000;
+    log(`resumed run ${resumedId} completed (${resumeSeconds.toFixed(1)} s)`);
+
+    // A third process, with no local copy of anything, reads the stored result.
+    const reader = spawnSpicaProcess(['result', resumedId, '--json', ...common], { SPICA_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'spica-reader-')) });
+    const code = await reader.exited;
+    if (code !== 0 && code !== 1) throw new Error(`spica result exited ${code}: ${reader.output().stderr}`);
+    const text = reader.output().stdout;
+    const result = JSON.parse(text) as SweepResult;
+
+    const ids = [sweepId, resumedId].flatMap((id) => [id, branchWorkflowId(id, 'agg'), branchWorkflowId(id, 'disagg')]);
+    const payloads = await historyPayloads(opts.client, ids);
+    const localFiles = dirs.reduce((n, d) => n + readdirSync(d, { recursive: true }).length, 0);
+    const cpu = workers.map((w) => processCpuSeconds(w.child.pid));
+    return {
+      trialsWanted: wanted,
+      trialsAtTermination: done,
+      result,
+      resultBytes: Buffer.byteLength(text),
+      firstRunSeconds,
+      resumeSeconds,
+      payloads,
+      localFiles,
+      workerCpuSeconds: cpu.every((c) => c !== null) ? cpu.reduce((a, b) => a! + b!, 0) : null,
+    };
+  } finally {
+    for (const w of workers) w.child.kill('SIGTERM');
+    await Promise.all(workers.map((w) => Promise.race([w.exited, new Promise((r) => setTimeout(r, 15_000))])));
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+  }
+}
