@@ -1,23 +1,13 @@
 // Chromium for the report test (playwright-core drives a system browser; it downloads none):
 // SPICA_CHROMIUM_PATH, else the first chromium on PATH, else Debian's `chromium` installed with
 // apt-get when this process may, else one line saying what to install.
-import { accessSync, constants, statSync } from 'node:fs';
-import path from 'node:path';
+import { isExecutable, whichOnPath } from '../../src/cli/temporal/cli-binary.js';
 import { aptInstall, setupFailure } from './provision.js';
 
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
 export const CHROMIUM_HINT =
   'Chromium not found (the report test drives it headless): install it with `apt-get install chromium` (or set SPICA_CHROMIUM_PATH to a Chromium/Chrome binary, or SPICA_SKIP_BROWSER_TESTS=1 to skip the browser test)';
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 export interface ChromiumOptions {
   env?: NodeJS.ProcessEnv;
@@ -27,8 +17,10 @@ export interface ChromiumOptions {
 }
 
 function find(env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean))
-    for (const name of CHROMIUM_NAMES) if (executable(path.join(dir, name))) return path.join(dir, name);
+  for (const name of CHROMIUM_NAMES) {
+    const found = whichOnPath(name, env.PATH);
+    if (found) return found;
+  }
   return null;
 }
 
@@ -38,7 +30,7 @@ export function provisionChromium(opts: ChromiumOptions = {}): string {
   const log = opts.log ?? (() => undefined);
   const explicit = env.SPICA_CHROMIUM_PATH;
   if (explicit) {
-    if (executable(explicit)) return explicit;
+    if (isExecutable(explicit)) return explicit;
     throw setupFailure(`SPICA_CHROMIUM_PATH=${explicit} is not an executable file. ${CHROMIUM_HINT}`);
   }
   const found = find(env);

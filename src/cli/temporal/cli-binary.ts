@@ -24,7 +24,8 @@ export interface ProvisionOptions {
   log?: (line: string) => void;
 }
 
-function isExecutable(file: string): boolean {
+/** An executable regular file. */
+export function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return statSync(file).isFile();

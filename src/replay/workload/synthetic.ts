@@ -1,7 +1,7 @@
 // Synthetic workloads: fixed or randomized ISL/OSL, optional shared prefixes and multi-turn sessions,
 // open loop at a request rate or closed loop at a concurrency. All randomness from one seeded PRNG.
 import { Prng } from '../prng.js';
-import type { PromptContent, SessionSpec, WorkloadPlan } from './request.js';
+import type { PromptContent, SessionSpec, TurnSpec, WorkloadPlan } from './request.js';
 
 export interface SyntheticOptions {
   isl: number;
@@ -44,6 +44,58 @@ function lengths(prng: Prng, n: number, len: number, r: number): number[] {
   return out;
 }
 
+/** The drawn workload, shared by every session of a plan (16 bytes per request). */
+interface Draws {
+  o: SyntheticOptions;
+  isls: number[];
+  osls: number[];
+  /** Prefix group per request, −1 for none. */
+  group: Int32Array;
+  prefixLen: number;
+  turns: number;
+}
+
+/**
+ * Session `first / T` of a synthetic plan, built from the draws when read rather than held: a
+ * million-request plan kept as objects cost ~450 MB for the whole replay (arrays of prompt runs per
+ * turn); built on read, each turn's prompt lives only as long as its request. Reads give equal
+ * content every time (a pure function of the draws).
+ */
+class SyntheticSession implements SessionSpec {
+  constructor(
+    private readonly d: Draws,
+    private readonly first: number,
+    readonly startMs: number | null,
+  ) {}
+
+  get turns(): TurnSpec[] {
+    const { o, isls, osls, group, prefixLen } = this.d;
+    const first = this.first;
+    const out: TurnSpec[] = [];
+    let history: PromptContent = { keys: [], lens: [] };
+    let historyLen = 0;
+    for (let i = first; i < Math.min(o.numRequests, first + this.d.turns); i++) {
+      const own: PromptContent = { keys: [], lens: [] };
+      const isl = isls[i];
+      const shared = i === first && group[i] >= 0 ? Math.min(prefixLen, isl) : 0;
+      if (shared > 0) {
+        own.keys.push(KEY_GROUP + group[i]);
+        own.lens.push(shared);
+      }
+      if (isl > shared) {
+        own.keys.push(KEY_UNIQUE + i);
+        own.lens.push(isl - shared);
+      }
+      const prompt: PromptContent = { keys: [...history.keys, ...own.keys], lens: [...history.lens, ...own.lens] };
+      const total = historyLen + isl;
+      out.push({ isl: total, osl: osls[i], prompt, delayMs: i === first ? 0 : o.interTurnDelayMs });
+      history = { keys: [...prompt.keys, KEY_OUTPUT + i], lens: [...prompt.lens, osls[i]] };
+      historyLen = total + osls[i];
+    }
+    return out;
+  }
+}
+
 /**
  * Requests are numbered in issue order; session s holds requests s·T … s·T+T−1. A later turn's prompt
  * is the conversation so far (previous prompt + previous output) followed by its own ISL of new
@@ -62,35 +114,13 @@ export function syntheticPlan(o: SyntheticOptions, load: SyntheticLoad): Workloa
     for (let i = 0; i < n; i++) osls[i] = Math.max(1, Math.round(osls[i] * (1 + spread * (2 * sp.next() - 1))));
   }
   const groups = o.sharedPrefixRatio > 0 ? Math.max(1, o.numPrefixGroups) : 0;
-  const group = new Array<number>(n);
+  const group = new Int32Array(n);
   for (let i = 0; i < n; i++) group[i] = groups > 0 ? prng.int(0, groups - 1) : -1;
-  const prefixLen = Math.floor(o.sharedPrefixRatio * o.isl);
   const turns = Math.max(1, o.turnsPerSession);
+  const draws: Draws = { o, isls, osls, group, prefixLen: Math.floor(o.sharedPrefixRatio * o.isl), turns };
   const interval = load.kind === 'rate' ? 1000 / load.requestRate : 0;
   const sessions: SessionSpec[] = [];
-  for (let first = 0; first < n; first += turns) {
-    const spec: SessionSpec = { startMs: load.kind === 'rate' ? sessions.length * interval * turns : null, turns: [] };
-    let history: PromptContent = { keys: [], lens: [] };
-    let historyLen = 0;
-    for (let i = first; i < Math.min(n, first + turns); i++) {
-      const own: PromptContent = { keys: [], lens: [] };
-      const isl = isls[i];
-      const shared = i === first && group[i] >= 0 ? Math.min(prefixLen, isl) : 0;
-      if (shared > 0) {
-        own.keys.push(KEY_GROUP + group[i]);
-        own.lens.push(shared);
-      }
-      if (isl > shared) {
-        own.keys.push(KEY_UNIQUE + i);
-        own.lens.push(isl - shared);
-      }
-      const prompt: PromptContent = { keys: [...history.keys, ...own.keys], lens: [...history.lens, ...own.lens] };
-      const total = historyLen + isl;
-      spec.turns.push({ isl: total, osl: osls[i], prompt, delayMs: i === first ? 0 : o.interTurnDelayMs });
-      history = { keys: [...prompt.keys, KEY_OUTPUT + i], lens: [...prompt.lens, osls[i]] };
-      historyLen = total + osls[i];
-    }
-    sessions.push(spec);
-  }
+  for (let first = 0; first < n; first += turns)
+    sessions.push(new SyntheticSession(draws, first, load.kind === 'rate' ? sessions.length * interval * turns : null));
   return { sessions, concurrency: load.kind === 'concurrency' ? load.concurrency : null, numRequests: n };
 }
