@@ -4,7 +4,8 @@ import type { SmartSearchConfig } from '../src/config/schema.js';
 import { SpicaError } from '../src/errors.js';
 import { ReplayInfeasible } from '../src/replay/infeasible.js';
 import { runReplay, type ResolveOptions } from '../src/replay/resolve.js';
-import { materializeReplaySpec, type ReplaySpec } from '../src/replay/spec.js';
+import type { ReplaySpec } from '../src/replay/spec.js';
+import { sweptReplaySpec } from '../src/search/deploymentRecord.js';
 import type { MaterializedCandidate } from '../src/search/study/materialize.js';
 import type { EvalOutcome } from '../src/search/trial.js';
 
@@ -17,17 +18,7 @@ export interface EvaluationContext {
 /** The ReplaySpec a materialized candidate stands for (pure). */
 export function replaySpecFor(ctx: EvaluationContext, m: MaterializedCandidate): ReplaySpec {
   if (!m.candidate) throw new Error('candidate was not built');
-  const { config } = ctx;
-  const workload =
-    m.candidate.kv_load_ratio !== undefined ? { ...config.workload, kv_load_ratio: m.candidate.kv_load_ratio } : config.workload;
-  return materializeReplaySpec(m.candidate, {
-    searchSpace: config.search_space,
-    workload,
-    goal: config.goal,
-    concurrency: m.concurrency,
-    traceSha256: ctx.traceSha256,
-    seed: config.sweep.seed,
-  });
+  return sweptReplaySpec(ctx.config, m.candidate, m.concurrency, ctx.traceSha256);
 }
 
 /** Runs one replay in this thread and classifies the result. */

@@ -1,6 +1,7 @@
 // Merging branch studies into the SweepResult: candidate ids across branches, counts by status,
 // and the view — ranked ids for a single objective, or the Pareto front sorted by the last objective.
 import type { SmartSearchConfig } from '../config/schema.js';
+import { deploymentRecordOf, sweptReplaySpec } from './deploymentRecord.js';
 import { goalObjectives, OBJECTIVE_DIRECTION, type GoalSpec } from './goal.js';
 import { paretoFrontIndices } from './pareto.js';
 import { rankCandidates } from './rank.js';
@@ -58,6 +59,7 @@ export function assembleSweepResult(input: AssembleInput): SweepResult {
         spica_projection: t.projection,
         point: t.point,
         cache_hit: t.cache_hit,
+        deployment: t.status === 'feasible' ? deploymentRecordOf(sweptReplaySpec(config, t.candidate, t.concurrency)) : null,
       });
     }
   }

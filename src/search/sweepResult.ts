@@ -2,6 +2,7 @@
 // Both runSweepLocal and the Temporal `sweep` workflow produce it; src/results renders it.
 import { z } from 'zod';
 import { FlatCandidateSchema } from '../config/candidate.js';
+import { DeploymentRecordSchema } from './deploymentRecord.js';
 
 export const SWEEP_RESULT_SCHEMA_VERSION = '1.0';
 
@@ -52,6 +53,8 @@ export const CandidateRowSchema = z.strictObject({
   /** The optimizer's point (searched dimension values) that produced this candidate. */
   point: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   cache_hit: z.boolean(),
+  /** The complete resolved deployment the replay ran (feasible rows; null otherwise): what `spica deploy` renders. */
+  deployment: DeploymentRecordSchema.nullable().default(null),
 });
 export type CandidateRow = z.infer<typeof CandidateRowSchema>;
 

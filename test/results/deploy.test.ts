@@ -65,7 +65,8 @@ const SENS: Record<string, [number, number]> = { aggressive: [70, 3], default: [
 function checkWorker(row: CandidateRow, role: 'agg' | 'prefill' | 'decode', svc: Record<string, any>) {
   const pc = row.config.parallel_config as any;
   const g = role === 'agg' ? pc : pc[role];
-  const e = (k: string) => row.config.engine[`${role}_${k}`];
+  const args = (row.deployment!.backend_deployment as any)[`${role}_engine_args`];
+  const e = (k: string) => args[k];
   expect(svc.componentType).toBe('worker');
   if (role !== 'agg') expect(svc.subComponentType).toBe(role);
   expect(svc.replicas).toBe(g.replicas);
@@ -85,7 +86,7 @@ function checkWorker(row: CandidateRow, role: 'agg' | 'prefill' | 'decode', svc:
     expect(Number(f.get('--gpu-memory-utilization'))).toBe(e('gpu_memory_utilization'));
     expect(has('--enable-prefix-caching')).toBe(e('enable_prefix_caching'));
     expect(has('--no-enable-prefix-caching')).toBe(!e('enable_prefix_caching'));
-    const mtp = row.config.engine.aic_nextn;
+    const mtp = args.nextn;
     if (mtp) expect(JSON.parse(f.get('--speculative-config') as string).num_speculative_tokens).toBe(mtp);
     else expect(has('--speculative-config')).toBe(false);
   } else if (row.config.backend === 'sglang') {
@@ -116,8 +117,8 @@ function checkWorker(row: CandidateRow, role: 'agg' | 'prefill' | 'decode', svc:
 }
 
 function checkFrontend(row: CandidateRow, svc: Record<string, any>) {
-  const r = row.config.adapters['dynamo.router'] as Record<string, any>;
-  const mode = r.router_mode ?? r.mode;
+  const r = row.deployment!.router;
+  const mode = r.router_mode;
   expect(svc.componentType).toBe('frontend');
   expect(svc.extraPodSpec.mainContainer.command).toEqual(['python3', '-m', 'dynamo.frontend']);
   const f = flags(svc.extraPodSpec.mainContainer.args);
@@ -125,7 +126,7 @@ function checkFrontend(row: CandidateRow, svc: Record<string, any>) {
   if (mode === 'kv_router') {
     expect(Number(f.get('--router-kv-overlap-score-credit'))).toBe(r.overlap_score_credit);
     expect(Number(f.get('--router-prefill-load-scale'))).toBe(r.prefill_load_scale);
-    expect(Number(f.get('--router-temperature'))).toBe(r.router_temperature ?? r.temperature);
+    expect(Number(f.get('--router-temperature'))).toBe(r.router_temperature);
   } else {
     expect(f.has('--router-kv-overlap-score-credit')).toBe(false);
   }
@@ -134,11 +135,14 @@ function checkFrontend(row: CandidateRow, svc: Record<string, any>) {
 function checkPlanner(row: CandidateRow, result: SweepResult, svc: Record<string, any> | undefined) {
   const p = row.config.adapters['dynamo.planner'] as Record<string, any>;
   const policy = p.scaling_policy ?? p.planner_scaling_policy;
+  const want = POLICY[policy];
+  // The replay runs throughput scaling only under the sla target (goodput_per_gpu here), so every
+  // policy with a loop deploys a Planner; `disabled` deploys none.
   if (policy === 'disabled') {
     expect(svc).toBeUndefined();
+    expect(row.deployment!.planner.active).toBe(false);
     return;
   }
-  const want = POLICY[policy];
   expect(svc, `planner for ${row.id}`).toBeDefined();
   expect(svc!.componentType).toBe('planner');
   const f = flags(svc!.extraPodSpec.mainContainer.args);
@@ -156,8 +160,9 @@ function checkPlanner(row: CandidateRow, result: SweepResult, svc: Record<string
   expect(cfg.min_endpoint).toBe(p.min_endpoint ?? 1);
   expect(cfg.mode).toBe(row.config.deployment_mode);
   expect(cfg.optimization_target).toBe('sla'); // goodput_per_gpu goal
-  expect([cfg.ttft, cfg.itl]).toEqual([2000, 40]);
-  if (want.tput) expect(cfg.load_predictor).toBe(p.load_predictor === 'kalman_default_log1p' ? 'kalman' : 'constant');
+  // dynamo-facts §5 payload names.
+  expect([cfg.ttft_ms, cfg.itl_ms]).toEqual([2000, 40]);
+  if (want.tput) expect(cfg.load_predictor).toBe(row.deployment!.planner.load_predictor_spec.load_predictor);
   else expect(cfg.load_predictor).toBeUndefined();
   const pc = row.config.parallel_config as any;
   const dec = 'prefill' in pc ? pc.decode : pc;
@@ -174,8 +179,8 @@ describe('spica deploy: every feasible candidate, all backends, agg and disagg',
 
   it('covers vllm, sglang, trtllm agg and vllm, sglang disagg, with and without planner/KV router/MTP', () => {
     expect([...combos].sort()).toEqual(['agg/sglang', 'agg/trtllm', 'agg/vllm', 'disagg/sglang', 'disagg/vllm']);
-    expect(feasible.some((c) => c.config.engine.aic_nextn)).toBe(true);
-    expect(feasible.some((c) => (c.config.adapters['dynamo.planner'] as any).scaling_policy === 'disabled')).toBe(true);
+    expect(feasible.some((c) => (c.config.adapters['dynamo.planner'] as any).planner_scaling_policy === 'disabled')).toBe(true);
+    expect(feasible.some((c) => c.deployment!.planner.active)).toBe(true);
   });
 
   it.each(feasible.map((c) => [c.id, `${c.config.deployment_mode}/${c.config.backend}`]))('%s (%s): manifest and scripts match the candidate', async (id) => {
@@ -203,8 +208,8 @@ describe('spica deploy: every feasible candidate, all backends, agg and disagg',
 
     // Launch scripts: bash, strict mode, and exactly the manifest's command lines after shell parsing
     // (executed for one candidate per backend/mode/planner combination: bash spawns are not free).
-    const combo = `${row.config.deployment_mode}/${row.config.backend}/${Boolean(services.Planner)}/${Boolean(row.config.engine.aic_nextn)}`;
-    expect(readdirSync(out).sort()).toEqual(['k8s_deploy.yaml', ...names.map((_, i) => `run_${i}.sh`), 'run_frontend.sh'].sort());
+    const combo = `${row.config.deployment_mode}/${row.config.backend}/${Boolean(services.Planner)}`;
+    expect(readdirSync(out).sort()).toEqual(['bench_run.sh', 'k8s_deploy.yaml', ...names.map((_, i) => `run_${i}.sh`), 'run_frontend.sh'].sort());
     if (scripted.has(combo)) return;
     scripted.add(combo);
     names.forEach((n, i) => {

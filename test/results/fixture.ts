@@ -3,6 +3,8 @@
 import { paretoFrontIndices } from '../../src/search/pareto.js';
 import { rankCandidates } from '../../src/search/rank.js';
 import { candidateId, SweepResultSchema, type CandidateRow, type SweepResult } from '../../src/search/sweepResult.js';
+import { configFromObject } from '../../src/config/load.js';
+import { deploymentRecordOf, sweptReplaySpec } from '../../src/search/deploymentRecord.js';
 import { mulberry32 as prng } from '../support/mulberry32.js';
 
 type Group = { tp: number; pp: number; attention_dp: number; moe_tp: number; moe_ep: number; replicas: number };
@@ -53,7 +55,7 @@ function specs(): Spec[] {
     const router = kv
       ? { router_mode: 'kv_router', overlap_score_credit: [0, 0.5, 1][i % 3], prefill_load_scale: [0.25, 2, 32][(i >> 1) % 3], router_temperature: [0, 0.2, 0.5][i % 3] }
       : { router_mode: 'round_robin' };
-    const planner = { scaling_policy: policy, fpm_sampling: ['default', 'fine'][i % 2], load_sensitivity: ['aggressive', 'default', 'conservative'][i % 3] };
+    const planner = { planner_scaling_policy: policy, planner_fpm_sampling: ['default', 'fine'][i % 2], planner_load_sensitivity: ['aggressive', 'default', 'conservative'][i % 3] };
     const status: CandidateRow['status'] = i % 9 === 8 ? 'infeasible' : i === 13 ? 'timed_out' : i === 17 ? 'failed' : 'feasible';
     out.push({
       mode: 'agg',
@@ -160,8 +162,19 @@ export function makeSweepResult(kind: 'pareto' | 'single'): SweepResult {
           { name: 'throughput_per_user', direction: 'max' as const },
         ]
       : [{ name: 'throughput_per_gpu', direction: 'max' as const }];
+  const goal = kind === 'pareto' ? { target: 'pareto', pareto_objectives: ['throughput_per_gpu', 'throughput_per_user'] } : { target: 'goodput_per_gpu', sla: { ttft_ms: 2000, itl_ms: 40 } };
+  const workload = { isl: 4000, osl: 512, num_request_ratio: 10, kv_load_ratio: kind === 'pareto' ? [0.05, 1] : 0.8, shared_prefix_ratio: 0.5 };
+  const config = configFromObject({ search_space: { model_name: 'Qwen/Qwen3-30B-A3B', hardware_sku: 'h200_sxm', gpu_budget: 16, deployment_mode: ['agg', 'disagg'], backend: ['vllm', 'sglang', 'trtllm'] }, workload, goal });
   const rows: CandidateRow[] = specs().map((s, i) => {
     const feasible = s.status === 'feasible';
+    const candidate = {
+      deployment_mode: s.mode,
+      backend: s.backend,
+      engine: s.engine,
+      parallel_config: s.pc,
+      adapters: { 'dynamo.router': s.router, 'dynamo.planner': s.planner },
+      ...(kind === 'pareto' ? { kv_load_ratio: s.point.kv_load_ratio as number } : {}),
+    };
     const metrics = feasible || s.status === 'infeasible' ? metricsFor(s, rand) : null;
     const objs = feasible && metrics ? Object.fromEntries(objectives.map((o) => [o.name, o.name === 'throughput_per_gpu' ? metrics.output_throughput_tok_s / metrics.avg_gpu : metrics.mean_output_token_throughput_per_user])) : null;
     return {
@@ -171,14 +184,7 @@ export function makeSweepResult(kind: 'pareto' | 'single'): SweepResult {
       status: s.status,
       reason_category: s.reason_category,
       reason: s.reason,
-      config: {
-        deployment_mode: s.mode,
-        backend: s.backend,
-        engine: s.engine,
-        parallel_config: s.pc,
-        adapters: { 'dynamo.router': s.router, 'dynamo.planner': s.planner },
-        ...(kind === 'pareto' ? { kv_load_ratio: s.point.kv_load_ratio as number } : {}),
-      },
+      config: candidate,
       used_gpus: gpus(s.pc),
       concurrency: feasible ? 64 + i : null,
       score: objs ? objs[objectives[0].name] : null,
@@ -190,6 +196,7 @@ export function makeSweepResult(kind: 'pareto' | 'single'): SweepResult {
           : null,
       point: s.point,
       cache_hit: i % 10 === 9,
+      deployment: feasible ? deploymentRecordOf(sweptReplaySpec(config, candidate, 64 + i)) : null,
     };
   });
   const feasible = rows.filter((r) => r.status === 'feasible');
@@ -216,8 +223,8 @@ export function makeSweepResult(kind: 'pareto' | 'single'): SweepResult {
       model_name: 'Qwen/Qwen3-30B-A3B',
       hardware_sku: 'h200_sxm',
       gpu_budget: 16,
-      goal: kind === 'pareto' ? { target: 'pareto', pareto_objectives: ['throughput_per_gpu', 'throughput_per_user'] } : { target: 'goodput_per_gpu', sla: { ttft_ms: 2000, itl_ms: 40 } },
-      workload: { isl: 4000, osl: 512, num_request_ratio: 10, kv_load_ratio: kind === 'pareto' ? [0, 1] : 0.8, shared_prefix_ratio: 0.5 },
+      goal,
+      workload,
       policy: 'rapid',
       algorithm: 'bayesian',
       seed: 42,

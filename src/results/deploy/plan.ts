@@ -1,15 +1,16 @@
-// A deployment plan for one feasible candidate: the services to run (frontend + router, one worker
-// service per role, a planner when a scaling policy was chosen) with their replicas, GPUs per
-// worker and full command lines. Pure; the manifest and the launch scripts are renderings of it.
+// A deployment plan for one feasible candidate, rendered from the resolved deployment it was replayed
+// with (row.deployment): the services to run (frontend + router, one worker service per role, a
+// planner when the replay ran one) with replicas, GPUs per worker, full command lines and
+// environment, plus the simulated settings Dynamo has no flag for. Pure; the manifest, the launch
+// scripts and the benchmark script are renderings of it.
 import { InputError } from '../../errors.js';
+import { resolveModel } from '../../model/catalog.js';
 import type { CandidateRow, SweepResult } from '../../search/sweepResult.js';
-import { roleEngineSettings } from '../engineSettings.js';
-import { plannerSettingsOf } from '../plannerSettings.js';
-import { workerRolesOf, type WorkerRole } from '../roles.js';
-import { routerSettingsOf } from '../routerSettings.js';
-import { WORKER_MODULE, workerArgs, type DeployBackend } from './engineFlags.js';
+import { deploymentRoles, recordedDeployment, type WorkerRole } from '../roles.js';
+import { WORKER_MODULE, workerLaunch, type DeployBackend } from './engineFlags.js';
 import { FRONTEND_MODULE, frontendArgs } from './frontendArgs.js';
 import { PLANNER_MODULE, plannerArgs } from './plannerArgs.js';
+import type { UnflaggedSetting } from './unflagged.js';
 
 export interface ServicePlan {
   /** DynamoGraphDeployment service key, e.g. `VllmPrefillWorker`. */
@@ -22,6 +23,7 @@ export interface ServicePlan {
   gpus: number;
   module: string;
   args: string[];
+  env: Record<string, string>;
 }
 
 export interface DeploymentPlan {
@@ -32,6 +34,8 @@ export interface DeploymentPlan {
   image: string;
   services: ServicePlan[];
   annotations: Record<string, string>;
+  /** Simulated settings with no Dynamo flag (comments in every file). */
+  unflagged: UnflaggedSetting[];
 }
 
 /** Dynamo runtime images per backend; override with `--image`. The tag is an assumption. */
@@ -58,40 +62,57 @@ export interface PlanOptions {
 
 export function deploymentPlan(result: SweepResult, row: CandidateRow, opts: PlanOptions = {}): DeploymentPlan {
   if (row.status !== 'feasible') throw new InputError(`${row.id} is ${row.status}${row.reason ? ` (${row.reason})` : ''}: only feasible candidates can be deployed`);
-  const backend = row.config.backend;
-  const model = result.question.model_name;
+  const d = recordedDeployment(row);
+  const bd = d.backend_deployment;
+  const backend = bd.backend;
+  const model = resolveModel(bd.model_name);
+  const checkpoint = { quantization: model.weightQuant, kv_cache_dtype: model.kvCacheDtype };
+  const roles = deploymentRoles(d);
+  const unflagged: UnflaggedSetting[] = [];
   const services: ServicePlan[] = [
-    { name: 'Frontend', componentType: 'frontend', replicas: 1, gpus: 0, module: FRONTEND_MODULE, args: frontendArgs(routerSettingsOf(row)) },
+    { name: 'Frontend', componentType: 'frontend', replicas: 1, gpus: 0, module: FRONTEND_MODULE, args: frontendArgs(d.router), env: {} },
   ];
-  for (const { role, group, gpusPerWorker } of workerRolesOf(row)) {
+  for (const r of roles) {
+    const launch = workerLaunch({ backend, role: r.role, group: r.group, engine: r.engine, deployment: d, checkpoint });
+    for (const n of launch.notes) unflagged.push({ ...n, setting: `${r.role}.${n.setting}` });
     services.push({
-      name: `${SERVICE_PREFIX[backend]}${ROLE_SUFFIX[role]}`,
+      name: `${SERVICE_PREFIX[backend]}${ROLE_SUFFIX[r.role]}`,
       componentType: 'worker',
-      ...(role === 'agg' ? {} : { subComponentType: role }),
-      role,
-      replicas: group.replicas,
-      gpus: gpusPerWorker,
+      ...(r.role === 'agg' ? {} : { subComponentType: r.role }),
+      role: r.role,
+      replicas: r.group.replicas,
+      gpus: r.gpusPerWorker,
       module: WORKER_MODULE[backend],
-      args: workerArgs({ backend, role, model, group, engine: roleEngineSettings(row, role) }),
+      args: launch.args,
+      env: launch.env,
     });
   }
-  const planner = plannerSettingsOf(row, result.question);
-  if (planner) services.push({ name: 'Planner', componentType: 'planner', replicas: 1, gpus: 0, module: PLANNER_MODULE, args: plannerArgs(planner) });
+  unflagged.push({ setting: 'kv_bytes_per_token', value: d.resolved.kv_bytes_per_token, why: 'the engine derives it from the model and the KV dtype' });
+  if (bd.deployment_mode === 'disagg')
+    unflagged.push({
+      setting: 'pd_transfer_bandwidth_gbps',
+      value: bd.pd_transfer_bandwidth_gbps ?? 'system link',
+      why: 'NIXL moves KV over the fabric the cluster has; the replay used the pinned value, else the per-GPU link × sending GPUs',
+    });
+  if (d.planner.active) services.push({ name: 'Planner', componentType: 'planner', replicas: 1, gpus: 0, module: PLANNER_MODULE, args: plannerArgs(d, roles), env: {} });
+  else if (d.planner.inactive_reason)
+    unflagged.push({ setting: 'planner.scaling_policy', value: d.planner.scaling_policy, why: `the replay ran static replicas (${d.planner.inactive_reason}), so no Planner is deployed` });
   return {
     name: dnsLabel(opts.name ?? `spica-${row.id}`),
     candidateId: row.id,
     backend,
-    mode: row.config.deployment_mode,
+    mode: bd.deployment_mode,
     image: opts.image ?? DEFAULT_IMAGES[backend],
     services,
     annotations: {
       'spica/candidate': row.id,
-      'spica/model': model,
-      'spica/hardware-sku': result.question.hardware_sku,
+      'spica/model': bd.model_name,
+      'spica/hardware-sku': bd.hardware_sku,
       'spica/used-gpus': String(row.used_gpus),
       'spica/config-hash': result.config_hash,
       'spica/simulator-version': result.simulator_version,
       ...(result.sweep_id ? { 'spica/sweep-id': result.sweep_id } : {}),
     },
+    unflagged,
   };
 }
