@@ -1,7 +1,8 @@
 // Merging branch studies into the SweepResult: candidate ids across branches, counts by status,
 // and the view — ranked ids for a single objective, or the Pareto front sorted by the last objective.
 import type { SmartSearchConfig } from '../config/schema.js';
-import { deploymentRecordOf, sweptReplaySpec } from './deploymentRecord.js';
+import { SpicaError } from '../errors.js';
+import { deploymentRecordOf, sweptReplaySpec, type DeploymentRecord } from './deploymentRecord.js';
 import { goalObjectives, OBJECTIVE_DIRECTION, type GoalSpec } from './goal.js';
 import { paretoFrontIndices } from './pareto.js';
 import { rankCandidates } from './rank.js';
@@ -11,6 +12,7 @@ import {
   candidateId,
   SWEEP_RESULT_SCHEMA_VERSION,
   type CandidateRow,
+  type FlatCandidate,
   type Counts,
   type SweepResult,
 } from './sweepResult.js';
@@ -33,6 +35,19 @@ export interface AssembleInput {
   warnings: string[];
   /** Persistent-cache hits (replays skipped because an earlier run had the result); not part of determinism. */
   persistent_cache_hits?: number;
+}
+
+/**
+ * A feasible trial's resolved deployment. A replayed candidate always materializes (the evaluator
+ * built its spec the same way); a trial that does not (hand-made records) simply carries none.
+ */
+function recordedDeployment(config: SmartSearchConfig, candidate: FlatCandidate, concurrency: number | null): DeploymentRecord | null {
+  try {
+    return deploymentRecordOf(sweptReplaySpec(config, candidate, concurrency));
+  } catch (e) {
+    if (e instanceof SpicaError) return null;
+    throw e;
+  }
 }
 
 export function assembleSweepResult(input: AssembleInput): SweepResult {
@@ -59,7 +74,7 @@ export function assembleSweepResult(input: AssembleInput): SweepResult {
         spica_projection: t.projection,
         point: t.point,
         cache_hit: t.cache_hit,
-        deployment: t.status === 'feasible' ? deploymentRecordOf(sweptReplaySpec(config, t.candidate, t.concurrency)) : null,
+        deployment: t.status === 'feasible' ? recordedDeployment(config, t.candidate, t.concurrency) : null,
       });
     }
   }
