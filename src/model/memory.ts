@@ -94,8 +94,16 @@ export function activationBytesPerGpu(m: ModelArch, shape: ParallelShape, backen
   const coef = ACTIVATION_COEF[sglang ? 'sglang' : 'default'][family][tpKey(shape.tp)] * (sglang ? SGLANG_ACTIVATION_SCALE : 1);
   let bytes = 2 * tokens * m.hiddenSize * coef;
   if (family === 'mla') {
-    // DeepSeek-style MoE dispatch workspace (all-to-all buffers scale with DP × experts × top-k / EP).
-    bytes += (tokens * m.hiddenSize * shape.attention_dp * m.numExperts * m.topK) / shape.moe_ep / 128 * 4;
+    if (shape.moe_ep > 1) {
+      // DeepSeek-style MoE dispatch workspace (AIC): all-to-all buffers scale with DP × experts × top-k / EP.
+      bytes += (tokens * m.hiddenSize * shape.attention_dp * m.numExperts * m.topK) / shape.moe_ep / 128 * 4;
+    } else {
+      // MoE tensor parallelism has no all-to-all: with attention DP the engines (vLLM's all-gather /
+      // reduce-scatter MoE, SGLang's DP-attention gather) all-gather every rank's hidden states into
+      // the TP-sharded experts. So the workspace is the single-rank one plus the gathered bf16 hidden
+      // states, not AIC's dispatch term × DP (which would leave DTP shapes no KV at all).
+      bytes += (tokens * m.hiddenSize * m.numExperts * m.topK) / 128 * 4 + (shape.attention_dp > 1 ? 2 * tokens * shape.attention_dp * m.hiddenSize : 0);
+    }
   }
   return Math.max(bytes, (sglang ? 90 : 70) * MIB);
 }

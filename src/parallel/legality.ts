@@ -111,9 +111,11 @@ export function backendViolation(s: ParallelShape, backend: Backend, facts: Shap
   if (backend === 'trtllm' && s.tp > 1 && s.attention_dp > 1) {
     return { reason: 'backend_filter:trtllm', detail: 'trtllm forbids tp > 1 together with attention_dp > 1' };
   }
-  // SGLang's MoE backends (wideep / deepep_moe / megamoe) are EP-only.
-  if (backend === 'sglang' && facts.isMoe && s.moe_tp !== 1) {
-    return { reason: 'backend_filter:sglang', detail: `sglang EP-only MoE backends force moe_tp == 1 (got ${s.moe_tp})` };
+  // SGLang's wide-EP MoE backends (wideep / deepep_moe / megamoe) are EP-only; they are the ones it
+  // runs under multi-node wide-EP. Its default MoE backend (fused Triton kernels) shards experts by
+  // tensor parallelism, so MoE-TP shapes stay legal otherwise (the seed's rule, as AIC applies it).
+  if (backend === 'sglang' && wideEpEnabled(facts) && s.moe_tp !== 1) {
+    return { reason: 'backend_filter:sglang', detail: `sglang's wide-EP MoE backends (used when the model needs multi-node wide-EP) are EP-only: moe_tp must be 1 (got ${s.moe_tp})` };
   }
   if (backend === 'vllm' && s.moe_tp > 1 && s.moe_ep > 1) {
     return { reason: 'backend_filter:vllm', detail: 'vllm forbids moe_tp > 1 together with moe_ep > 1' };

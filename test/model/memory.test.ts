@@ -204,3 +204,24 @@ describe('KV capacity', () => {
     expect(() => estimateMemory(input({ model: llama8b, gpuMemoryUtilization: 1.2 }))).toThrow(/gpu_memory_utilization/);
   });
 });
+
+describe('DeepSeek-V3 on H200 with attention data parallelism + MoE tensor parallelism (DTP)', () => {
+  const est = (backend: Backend, s: ParallelShape) => estimateMemory({ model: dsv3, system: h200, shape: s, backend, weightQuant: dsv3.weightQuant, kvDtype: dsv3.kvCacheDtype });
+  const dep = shape(1, { attention_dp: 8, moe_tp: 1, moe_ep: 8 });
+  const dtp = shape(1, { attention_dp: 8, moe_tp: 8, moe_ep: 1 });
+  it.each(['vllm', 'sglang', 'trtllm'] as const)('%s: DTP holds weights and KV like DEP (no EP all-to-all workspace × DP)', (backend) => {
+    const a = est(backend, dep);
+    const b = est(backend, dtp);
+    // Same weights per GPU: experts split 8 ways either way.
+    expect(b.weightsBytesPerGpu).toBeCloseTo(a.weightsBytesPerGpu, -6);
+    // The MoE-TP gather buffer is small: DTP keeps ≥ 90 % of DEP's KV (it had 0 on vLLM/SGLang).
+    expect(b.fits).toBe(true);
+    expect(b.kvCapacityTokensPerRank).toBeGreaterThan(0.9 * a.kvCapacityTokensPerRank);
+    expect(b.kvCapacityTokensPerRank).toBeLessThanOrEqual(a.kvCapacityTokensPerRank);
+  });
+  it('the gather buffer grows with attention DP', () => {
+    const small = est('vllm', shape(1, { attention_dp: 2, moe_tp: 2, moe_ep: 1 }));
+    const large = est('vllm', shape(1, { attention_dp: 8, moe_tp: 8, moe_ep: 1 }));
+    expect(large.activationBytesPerGpu).toBeGreaterThan(small.activationBytesPerGpu);
+  });
+});

@@ -103,8 +103,6 @@ backend: [vllm, sglang, trtllm]`);
     for (const c of doc.configs) {
       expect(c.deployment_mode).toBe('disagg');
       expect(c.backends).toContain('sglang');
-      expect(c.prefill.moe_tp).toBe(1);
-      expect(c.decode.moe_tp).toBe(1);
       expect(c.used_gpus).toBeLessThanOrEqual(4);
     }
     expect((await spica('configs', cfg, '--mode', 'both', '--coefficients-dir', coef)).code).toBe(2);
@@ -125,13 +123,13 @@ backend: [vllm]`);
 model_name: Qwen/Qwen3-30B-A3B
 hardware_sku: h200_sxm
 deployment_mode: [agg]
-backend: [sglang]
+backend: [trtllm]
 parallel_configs:
-  - {tp: 4, moe_tp: 4}`);
+  - {tp: 2, attention_dp: 2, moe_tp: 4}`);
     const r = await spica('configs', cfg, '--coefficients-dir', coef);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/parallel_configs\[0\] \{tp: 4, pp: 1, attention_dp: 1, moe_tp: 4, moe_ep: 1, replicas: 1\} is legal for no backend/);
-    expect(r.stderr).toMatch(/sglang: backend_filter:sglang/);
+    expect(r.stderr).toMatch(/parallel_configs\[0\] \{tp: 2, pp: 1, attention_dp: 2, moe_tp: 4, moe_ep: 1, replicas: 1\} is legal for no backend/);
+    expect(r.stderr).toMatch(/trtllm: backend_filter:trtllm/);
   });
 });
 
@@ -170,9 +168,9 @@ backend: [vllm, sglang]`);
     const cfg = join(dir, 'proj.yaml');
     const r = await spica('project', cfg, '--backend', 'sglang', '--request', '{"agg_ffn_mode":"tp","agg_num_gpus_per_engine_target":4}', '--coefficients-dir', coef);
     expect(r.code).toBe(0);
-    // sglang has MoE-TP only at one GPU (canonical tp/tp), so the mode match wins over the size.
-    expect(r.stdout).toMatch(/agg_num_gpus_per_engine_target\s+4\s+1/);
+    // sglang runs MoE TP (no wide-EP for this model), so the requested size and mode are both met.
+    expect(r.stdout).toMatch(/agg_num_gpus_per_engine_target\s+4\s+4/);
     expect(r.stdout).toMatch(/mode_projected\s+false/);
-    expect(r.stdout).toMatch(/parallel_config\s+\d+ × \{tp: 1, pp: 1, attention_dp: 1, moe_tp: 1, moe_ep: 1\}/);
+    expect(r.stdout).toMatch(/parallel_config\s+\d+ × \{tp: 4, pp: 1, attention_dp: 1, moe_tp: 4, moe_ep: 1\}/);
   });
 });

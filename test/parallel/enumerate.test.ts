@@ -44,13 +44,14 @@ describe('enumerateShapes', () => {
     expect(feasible.length + pruned.length).toBe(scannedShapes(true, 8).length);
   });
 
-  it('sglang drops MoE tensor parallelism (TP and DTP patterns)', () => {
+  it('sglang keeps MoE tensor parallelism (TP and DTP) unless the model needs multi-node wide-EP', () => {
     const { feasible, pruned } = enumerateShapes(moe(8), 'sglang', 'agg');
-    expect(feasible.every((f) => f.shape.moe_tp === 1)).toBe(true);
-    expect(new Set(feasible.map((f) => strategyOf(f.shape)))).toEqual(new Set(['tp', 'tep', 'dep']));
-    expect(pruned.filter((p) => p.reason === 'backend_filter:sglang').map((p) => strategyOf(p.shape)).sort()).toEqual(
-      ['dtp', 'dtp', 'dtp', 'tp', 'tp', 'tp'],
-    );
+    expect(new Set(feasible.map((f) => strategyOf(f.shape)))).toEqual(new Set(['tp', 'tep', 'dep', 'dtp']));
+    expect(pruned.some((p) => p.reason === 'backend_filter:sglang')).toBe(false);
+    // Under wide-EP SGLang runs its EP-only MoE backends: every MoE-TP shape is filtered.
+    const wide = enumerateShapes({ facts: hugeMoeFacts, kvTokensPerRank: ampleKv, gpuBudget: 16 }, 'sglang', 'agg');
+    expect(wide.feasible.every((f) => f.shape.moe_tp === 1 || f.shape.moe_ep === 1 && f.shape.tp * f.shape.attention_dp === 1)).toBe(true);
+    expect(new Set(wide.pruned.filter((p) => p.reason === 'backend_filter:sglang').map((p) => strategyOf(p.shape)))).toEqual(new Set(['tp', 'dtp']));
   });
 
   it('multi-node wide-EP admits 16-GPU EP workers only', () => {
@@ -124,7 +125,10 @@ describe('enumerateBranch', () => {
     const b = enumerateBranch(moe(8), 'agg', ['sglang', 'vllm', 'trtllm']);
     expect(b.backends).toEqual(['vllm', 'sglang', 'trtllm']);
     const tpMember = b.members.find((m) => strategyOf(m.config as WorkerGroup) === 'tp' && (m.config as WorkerGroup).tp === 4);
-    expect(tpMember?.backends).toEqual(['vllm', 'trtllm']);
+    expect(tpMember?.backends).toEqual(['vllm', 'sglang', 'trtllm']);
+    // DTP (attention DP + MoE TP): trtllm forbids tp > 1 with attention DP only, so at tp 1 all three run it.
+    const dtpMember = b.members.find((m) => strategyOf(m.config as WorkerGroup) === 'dtp');
+    expect(dtpMember?.backends).toEqual(['vllm', 'sglang', 'trtllm']);
     const tepMember = b.members.find((m) => strategyOf(m.config as WorkerGroup) === 'tep');
     expect(tepMember?.backends).toEqual(['vllm', 'sglang', 'trtllm']);
     // Deterministic order, no duplicates.
@@ -139,9 +143,9 @@ describe('enumerateBranch', () => {
   });
 
   it('drops a backend with no feasible config and fails a branch with none', () => {
-    // sglang can only run moe_tp == 1; only MoE-TP shapes have KV room here.
+    // Under multi-node wide-EP sglang can only run moe_tp == 1; only MoE-TP shapes have KV room here.
     const kv = (sh: { moe_tp: number }) => (sh.moe_tp > 1 ? 1e6 : 10);
-    const b = enumerateBranch({ facts: moeFacts, kvTokensPerRank: kv, gpuBudget: 8 }, 'agg', ['vllm', 'sglang']);
+    const b = enumerateBranch({ facts: hugeMoeFacts, kvTokensPerRank: kv, gpuBudget: 8 }, 'agg', ['vllm', 'sglang']);
     expect(b.backends).toEqual(['vllm']);
     expect(b.dropped).toMatchObject([{ backend: 'sglang' }]);
     expect(b.dropped[0].reason).toMatch(/no KV-feasible agg parallel config .*kv_capacity/);

@@ -29,9 +29,12 @@ describe('backend filters', () => {
     expect(backendViolation(s, 'vllm', moeFacts)).toBeNull();
     expect(backendViolation(s, 'sglang', moeFacts)).toBeNull();
   });
-  it('sglang forces moe_tp == 1 on MoE models only', () => {
+  it('sglang keeps MoE tensor parallelism; its EP-only wide-EP backends (multi-node wide-EP models) force moe_tp == 1', () => {
     const s = shape({ tp: 4, moe_tp: 4 });
-    expect(backendViolation(s, 'sglang', moeFacts)?.reason).toBe('backend_filter:sglang');
+    expect(backendViolation(s, 'sglang', moeFacts)).toBeNull();
+    expect(backendViolation(shape({ tp: 1, attention_dp: 4, moe_tp: 4 }), 'sglang', moeFacts)).toBeNull();
+    expect(backendViolation(s, 'sglang', hugeMoeFacts)?.reason).toBe('backend_filter:sglang');
+    expect(backendViolation(shape({ tp: 4, moe_ep: 4 }), 'sglang', hugeMoeFacts)).toBeNull();
     expect(backendViolation(shape({ tp: 4 }), 'sglang', denseFacts)).toBeNull();
     expect(backendViolation(shape({ tp: 4, moe_ep: 4 }), 'sglang', moeFacts)).toBeNull();
   });

@@ -33,10 +33,12 @@ describe('pinnedBranch', () => {
   });
 
   it('keeps a pin only for the backends whose filters it passes', () => {
-    // MoE TP: sglang forces moe_tp == 1.
-    const b = pinnedBranch(moeCtx, 'agg', ['vllm', 'sglang'], [{ tp: 4, moe_tp: 4 }, { tp: 2, moe_ep: 2 }]);
-    expect(b.members.map((m) => m.backends)).toEqual([[ 'vllm', 'sglang'], ['vllm']]);
-    expect(b.pruned).toMatchObject([{ backend: 'sglang', reason: 'backend_filter:sglang' }]);
+    // MoE TP with attention DP is legal on vllm and sglang (no wide-EP here); trtllm forbids tp > 1 with attention DP.
+    const b = pinnedBranch(moeCtx, 'agg', ['vllm', 'sglang', 'trtllm'], [{ tp: 4, moe_tp: 4 }, { tp: 2, attention_dp: 2, moe_tp: 4 }]);
+    const backendsOf = (pin: object) => b.members.find((m) => Object.entries(pin).every(([k, v]) => (m.config as any)[k] === v))?.backends;
+    expect(backendsOf({ tp: 4, attention_dp: 1, moe_tp: 4 })).toEqual(['vllm', 'sglang', 'trtllm']);
+    expect(backendsOf({ tp: 2, attention_dp: 2, moe_tp: 4 })).toEqual(['vllm', 'sglang']);
+    expect(b.pruned).toMatchObject([{ backend: 'trtllm', reason: 'backend_filter:trtllm' }]);
     expect(b.dropped).toEqual([]);
   });
 
@@ -48,11 +50,10 @@ describe('pinnedBranch', () => {
   });
 
   it('a pin legal for no backend is an InputError naming the pin and each backend reason', () => {
-    const run = () => pinnedBranch(moeCtx, 'agg', ['vllm', 'sglang', 'trtllm'], [{ tp: 2, attention_dp: 2, moe_tp: 2, moe_ep: 2 }]);
+    const run = () => pinnedBranch(moeCtx, 'agg', ['vllm', 'trtllm'], [{ tp: 2, attention_dp: 2, moe_tp: 2, moe_ep: 2 }]);
     expect(run).toThrow(InputError);
     expect(run).toThrow(/parallel_configs\[0\] \{tp: 2, attention_dp: 2, moe_tp: 2, moe_ep: 2\} is legal for no backend/);
     expect(run).toThrow(/vllm: backend_filter:vllm/);
-    expect(run).toThrow(/sglang: backend_filter:sglang/);
     expect(run).toThrow(/trtllm: backend_filter:trtllm/);
   });
 
