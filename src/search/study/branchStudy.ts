@@ -255,8 +255,11 @@ export async function runBranchStudy(
 
   const perRound = Math.max(1, plan.settings.candidates_per_round);
   const maxAttempts = 11 * perRound;
-  let opt = makeOptimizer(plan, state);
+  // A fully pinned branch (no searched dimension) never asks: it has one candidate and no optimizer.
+  const searched = plan.dimensions.length > 0;
+  let opt: Optimizer | null = searched ? makeOptimizer(plan, state) : null;
   const ask = async (n: number): Promise<Point[]> => {
+    if (!opt) return [];
     if (!ports.ask) return opt.ask(n);
     const asked = await ports.ask(opt.state(), n);
     opt = restoreOptimizer(asked.state);
@@ -276,14 +279,14 @@ export async function runBranchStudy(
     while (successes < perRound && attempts < maxAttempts) {
       const k = Math.min(perRound - successes, maxAttempts - attempts);
       // A space with no searched dimension has exactly one candidate: ask it once, then it is exhausted.
-      const points = plan.dimensions.length === 0 ? (trialCount(state) === 0 ? [{}] : []) : await ask(k);
+      const points = !searched ? (trialCount(state) === 0 ? [{}] : []) : await ask(k);
       if (points.length === 0) {
         exhausted = true;
         break;
       }
       attempts += points.length;
       const recorded = await evaluatePoints(plan, ports, state, points, hooks);
-      if (plan.dimensions.length > 0) tellAll(plan, opt, recorded);
+      if (opt) tellAll(plan, opt, recorded);
       for (const t of recorded) {
         // A cache hit repeats an earlier trial, so it is never a new success (its key may be stored).
         if (isFeasible(t) && !t.cache_hit && !successKeys.has(t.key)) {
@@ -292,7 +295,7 @@ export async function runBranchStudy(
         }
       }
       state.trials.push(...recorded);
-      state.optimizer = plan.dimensions.length > 0 ? opt.state() : null;
+      state.optimizer = opt ? opt.state() : null;
       if (hooks.shouldStop?.()) break;
     }
     if (hooks.shouldStop?.()) {
