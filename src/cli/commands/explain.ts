@@ -12,10 +12,7 @@ import {
   type ScalingPolicy,
 } from '../../config/composites.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
-import { traceInputsFor } from '../../../activities/sweep-inputs.js';
-import { SpicaError } from '../../errors.js';
 import type { LoadPredictorSweepResult } from '../../forecast/subSweep.js';
-import { planParallel } from '../../parallel/fromConfig.js';
 import { PLANNER_PREFIX, planBranchDimensions, type BranchDimensions } from '../../search/dimensions.js';
 import { PLANNER_PROVIDER, type PlannerState } from '../../search/providers/plannerProvider.js';
 import { latentDimensions } from '../../search/sweepPlan.js';
@@ -116,20 +113,10 @@ function explainText(path: string, config: SmartSearchConfig, doc: ReturnType<ty
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  const { path, config, plan: base, flags } = loadAndPlan(argv, { json: { type: 'boolean' } });
-  const warnings = [...base.warnings];
-  // The latent parallel features need the model, the SKU and its perf database; without them explain
-  // still shows the knob dimensions and says why the parallel ones are missing.
-  let parallel: ReturnType<typeof latentDimensions>['dimensions'] | undefined;
-  try {
-    const pools = planParallel(config, { systemsDir: flags['systems-dir'] as string | undefined });
-    parallel = latentDimensions(pools.branches).dimensions;
-    warnings.push(...pools.warnings);
-  } catch (e) {
-    if (!(e instanceof SpicaError)) throw e;
-    warnings.push(`parallel features not shown: ${e.message}`);
-  }
-  const trace = traceInputsFor(config);
+  // loadAndPlan ran the sweep's preflight: a config explain shows is one the sweep accepts.
+  const { path, config, plan: base, sweep, trace, flags } = loadAndPlan(argv, { json: { type: 'boolean' } });
+  const warnings = [...base.warnings, ...sweep.warnings];
+  const parallel = latentDimensions(sweep.branches.map((b) => b.pool)).dimensions;
   const plan = planBranchDimensions(config, parallel, { traceRequests: trace.traceRequests });
   const planner = plan.providers.find((p) => p.provider === PLANNER_PROVIDER)?.state as PlannerState | undefined;
   const doc = explainJson(config, plan.branches, [...new Set([...warnings, ...plan.warnings])], planner?.loadPredictor ?? null);

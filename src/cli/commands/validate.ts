@@ -2,7 +2,10 @@
 // every problem (path, line, found, allowed) on stderr with exit 2 otherwise.
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command.js';
-import { InputError } from '../../errors.js';
+import { traceInputsFor } from '../../../activities/sweep-inputs.js';
+import { InputError, NoViableParallelConfig } from '../../errors.js';
+import { REPLAY_RUNNER_CAPABILITIES } from '../../replay/capabilities.js';
+import { planSweep } from '../../search/sweepPlan.js';
 import { loadConfigFile } from '../../config/load.js';
 import { workloadShape, type SmartSearchConfig } from '../../config/schema.js';
 import { planBranchDimensions, type BranchDimensions } from '../../search/dimensions.js';
@@ -10,7 +13,9 @@ import { planBranchDimensions, type BranchDimensions } from '../../search/dimens
 const usage = `Usage: spica validate <config.yaml> [options]
 
 Check a SmartSearchConfig YAML. Valid: prints a short summary (exit 0). Invalid: lists every
-problem with its YAML path, line and column, the value found and what is allowed (exit 2).
+problem with its YAML path, line and column, the value found and what is allowed (exit 2). Also
+runs the sweep's own checks before any replay — a perf database for the SKU and each backend,
+pinned parallel_configs legal, at least one viable branch — and fails as \`spica sweep\` would (exit 2).
 
 Options:
   --systems-dir DIR   directory of <hardware_sku>.yaml system files (default: the repository's systems/)
@@ -25,11 +30,18 @@ export function loadAndPlan(argv: string[], extra: Record<string, { type: 'boole
   });
   if (positionals.length !== 1) throw new InputError(`expected exactly one config file, got ${positionals.length}\n\n${usage}`);
   const path = positionals[0];
-  const config = loadConfigFile(path, { systemsDir: values['systems-dir'] as string | undefined });
+  const systemsDir = values['systems-dir'] as string | undefined;
+  const config = loadConfigFile(path, { systemsDir });
   const plan = planBranchDimensions(config);
   if (plan.branches.length === 0)
     throw new InputError(`no viable deployment_mode in ${path}:\n${plan.warnings.map((w) => `  ${w}`).join('\n')}`);
-  return { path, config, plan, flags: values as Record<string, unknown> };
+  // The sweep's own preflight (perf database per SKU/backend, pins legal, a viable parallel pool per
+  // branch, runner capabilities): a config valid here is one `spica sweep` accepts.
+  const trace = traceInputsFor(config);
+  const sweep = planSweep(config, { systemsDir, capabilities: REPLAY_RUNNER_CAPABILITIES, traceRequests: trace.traceRequests });
+  if (sweep.branches.length === 0)
+    throw new NoViableParallelConfig(config.search_space.deployment_mode.join('+'), sweep.warnings.join('; ') || 'no viable deployment_mode');
+  return { path, config, plan, sweep, trace, flags: values as Record<string, unknown> };
 }
 
 export function describeWorkload(config: SmartSearchConfig): string {
@@ -61,19 +73,19 @@ function branchLine(b: BranchDimensions): string {
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  const { path, config, plan } = loadAndPlan(argv);
+  const { path, config, plan, sweep } = loadAndPlan(argv);
   const s = config.search_space;
   const lines = [
     `${path}: valid`,
     `  model:     ${s.model_name}`,
     `  hardware:  ${s.hardware_sku}, gpu_budget ${s.gpu_budget}${s.min_gpu_budget !== null ? ` (min ${s.min_gpu_budget})` : ''}`,
-    `  modes:     ${plan.branches.map((b) => b.deployment_mode).join(', ')}`,
+    `  modes:     ${sweep.branches.map((b) => b.plan.deployment_mode).join(', ')}`,
     `  backends:  ${s.backend.join(', ')}`,
     `  workload:  ${describeWorkload(config)}`,
     `  goal:      ${describeGoal(config)}`,
     `  sweep:     ${config.sweep.policy}/${config.sweep.algorithm}, ${config.sweep.max_rounds} rounds x ${config.sweep.candidates_per_round} candidates, seed ${config.sweep.seed}`,
     ...plan.branches.map((b) => `  branch     ${branchLine(b)}`),
-    ...plan.warnings.map((w) => `  warning:   ${w}`),
+    ...[...new Set([...plan.warnings, ...sweep.warnings])].map((w) => `  warning:   ${w}`),
   ];
   io.stdout(`${lines.join('\n')}\n`);
   return 0;
