@@ -4,7 +4,7 @@ import type { SmartSearchConfig } from '../config/schema.js';
 import { SpicaError } from '../errors.js';
 import { deploymentRecordOf, sweptReplaySpec, type DeploymentRecord } from './deploymentRecord.js';
 import { goalObjectives, OBJECTIVE_DIRECTION, type GoalSpec } from './goal.js';
-import { paretoFrontIndices } from './pareto.js';
+import { hypervolume, paretoFrontIndices, type Direction } from './pareto.js';
 import { rankCandidates } from './rank.js';
 import { convergence, type StudyState } from './study/branchStudy.js';
 import type { BranchStudyPlan } from './study/plan.js';
@@ -16,6 +16,15 @@ import {
   type Counts,
   type SweepResult,
 } from './sweepResult.js';
+
+/**
+ * The hypervolume's reference point: 0 for a maximized objective (throughputs, goodputs: the origin,
+ * as dynamo-facts §8 measures fronts), and 10 % beyond the worst feasible value for a minimized one
+ * (latencies have no natural bound). Fixed by the run's own trials, so it is deterministic.
+ */
+export function referencePoint(points: readonly (readonly number[])[], directions: readonly Direction[]): number[] {
+  return directions.map((d, k) => (d === 'max' ? 0 : points.length ? 1.1 * Math.max(...points.map((p) => p[k])) : 0));
+}
 
 /** How many ranked candidates a single-objective view lists. */
 export const TOP_N = 10;
@@ -95,13 +104,14 @@ export function assembleSweepResult(input: AssembleInput): SweepResult {
     return true;
   });
   let views: SweepResult['views'];
+  let hv: SweepResult['hypervolume'] = null;
   if (goal.target === 'pareto') {
     const directions = objectiveNames.map((n) => OBJECTIVE_DIRECTION[n]);
-    const idx = paretoFrontIndices(
-      contenders.map((r) => objectiveNames.map((n) => r.objectives![n])),
-      directions,
-    );
+    const points = contenders.map((r) => objectiveNames.map((n) => r.objectives![n]));
+    const idx = paretoFrontIndices(points, directions);
     views = { pareto_front: idx.map((i) => contenders[i].id) };
+    const ref = referencePoint(points, directions);
+    hv = { value: hypervolume(idx.map((i) => points[i]), ref, directions), reference_point: Object.fromEntries(objectiveNames.map((n, k) => [n, ref[k]])) };
   } else {
     const ranked = rankCandidates(
       contenders.map((r) => ({ id: r.id, used_gpus: r.used_gpus, objectives: r.objectives! })),
@@ -139,5 +149,6 @@ export function assembleSweepResult(input: AssembleInput): SweepResult {
     })),
     load_predictor: input.load_predictor,
     warnings: input.warnings,
+    hypervolume: hv,
   };
 }

@@ -106,6 +106,11 @@ export const SweepResultSchema = z.strictObject({
   branches: z.array(BranchSummarySchema),
   load_predictor: z.record(z.string(), z.unknown()).nullable(),
   warnings: z.array(z.string()),
+  /** Pareto results: the front's hypervolume and the reference point it is measured from (null otherwise). */
+  hypervolume: z
+    .strictObject({ value: z.number().nonnegative(), reference_point: z.record(z.string(), z.number()) })
+    .nullable()
+    .default(null),
 });
 export type SweepResult = z.infer<typeof SweepResultSchema>;
 

@@ -1,6 +1,7 @@
 // A realistic SweepResult built in code: agg + disagg branches, all three backends, KV and
 // round-robin routers, planner on/off, feasible rows and every kind of rejection.
-import { paretoFrontIndices } from '../../src/search/pareto.js';
+import { referencePoint } from '../../src/search/assembleResult.js';
+import { hypervolume, paretoFrontIndices } from '../../src/search/pareto.js';
 import { rankCandidates } from '../../src/search/rank.js';
 import { candidateId, SweepResultSchema, type CandidateRow, type SweepResult } from '../../src/search/sweepResult.js';
 import { configFromObject } from '../../src/config/load.js';
@@ -247,6 +248,14 @@ export function makeSweepResult(kind: 'pareto' | 'single'): SweepResult {
     ],
     load_predictor: kind === 'pareto' ? null : { '180': { winner: 'kalman_default_log1p', reason: 'lowest_loss', loss: 0.1234 } },
     warnings: ["deployment_mode 'disagg': TRT-LLM excluded <disagg>"],
+    hypervolume: null,
   };
+  if (kind === 'pareto') {
+    const dirs = objectives.map((o) => o.direction);
+    const points = feasible.map((r) => objectives.map((o) => r.objectives![o.name]));
+    const ref = referencePoint(points, dirs);
+    const front = paretoFrontIndices(points, dirs).map((i) => points[i]);
+    result.hypervolume = { value: hypervolume(front, ref, dirs), reference_point: Object.fromEntries(objectives.map((o, k) => [o.name, ref[k]])) };
+  }
   return SweepResultSchema.parse(result);
 }

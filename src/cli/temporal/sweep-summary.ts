@@ -1,6 +1,7 @@
 // Human-readable rendering of a SweepResult (`spica sweep`, `spica result`, `spica resume` without
 // --json): the ranked top-N (or the Pareto front) with key metrics, then counts by status, branch
 // summaries and warnings. `--json` / `--out` carry the lossless record.
+import { equivalentLabel, listedGroups } from '../../results/rankedView.js';
 import type { CandidateRow, SweepResult } from '../../search/sweepResult.js';
 
 function fmt(v: number | null | undefined, digits = 1): string {
@@ -31,16 +32,18 @@ export function formatSweepResult(result: SweepResult, maxRows = Infinity): stri
   const lines = [
     `sweep ${result.sweep_id ?? '(local)'}: ${q.model_name} on ${q.hardware_sku} (budget ${q.gpu_budget} GPUs), goal ${String(q.goal.target)}, ${q.policy}/${q.algorithm}, seed ${q.seed}`,
   ];
-  const byId = new Map(result.candidates.map((c) => [c.id, c]));
   const { kind, ids } = viewIds(result);
   const isPareto = kind === 'pareto';
   if (ids.length === 0) {
     lines.push('no feasible candidate');
   } else {
     lines.push(isPareto ? `Pareto front (${ids.length}), by ${objectives[objectives.length - 1]}:` : `top ${ids.length} by ${objectives[0]}:`);
+    // (listed below with identical replays folded, so there may be fewer lines than ids)
     const header = ['#', 'id', 'branch', 'backend', 'parallel', 'gpus', ...objectives, 'ttft_ms', 'tpot_ms'];
-    const rows = ids.slice(0, maxRows).map((id, i) => {
-      const c = byId.get(id)!;
+    // Identical replays fold into one line; a second line names what tells the listed lines apart.
+    const groups = listedGroups(result, ids);
+    const shown = groups.slice(0, maxRows);
+    const rows = shown.map(({ row: c }, i) => {
       const m = c.metrics ?? {};
       return [
         String(i + 1),
@@ -54,8 +57,17 @@ export function formatSweepResult(result: SweepResult, maxRows = Infinity): stri
         fmt(m.mean_tpot_ms),
       ];
     });
-    lines.push(...table([header, ...rows]));
-    if (ids.length > maxRows) lines.push(`  … ${ids.length - maxRows} more (--json or --out DIR for all)`);
+    const [head, ...body] = table([header, ...rows]);
+    lines.push(head);
+    body.forEach((line, i) => {
+      lines.push(line);
+      const g = shown[i];
+      const note = [g.differing.map(([k, v]) => `${k}=${v}`).join('  '), equivalentLabel(g)].filter(Boolean).join('  ');
+      if (note) lines.push(`       ${note}`);
+    });
+    if (groups.length > maxRows) lines.push(`  … ${groups.length - maxRows} more (--json or --out DIR for all)`);
+    const hv = result.hypervolume;
+    if (hv) lines.push(`hypervolume ${fmt(hv.value, 1)} (reference point ${Object.entries(hv.reference_point).map(([k, v]) => `${k} ${fmt(v, 1)}`).join(', ')})`);
   }
   const n = result.counts;
   lines.push(

@@ -5,6 +5,7 @@ import type { CandidateRow, SweepResult } from '../../search/sweepResult.js';
 import { convergenceCharts, knobCharts, paretoChart, throughputPoint } from './charts.js';
 import { describeCandidate, describeCompact } from './describe.js';
 import { esc } from './escape.js';
+import { equivalentLabel, listedGroups, type ListedGroup } from '../rankedView.js';
 import { REPORT_CSS } from './style.js';
 
 const TOP_N = 20;
@@ -87,11 +88,12 @@ function countsSection(r: SweepResult): string {
 <h3>Branches</h3><div class="table-wrap"><table id="branches"><thead><tr><th>mode</th><th>backends</th><th class="num">rounds</th><th class="num">trials</th><th>stop reason</th></tr></thead><tbody>${branches}</tbody></table></div>`;
 }
 
-function candidateTable(id: string, rows: CandidateRow[], r: SweepResult): string {
-  const head = ['#', 'id', 'mode', 'backend', 'deployment', 'GPUs', ...r.objectives.map((o) => `${o.name} (${o.direction})`), 'mean TTFT ms', 'mean TPOT ms', 'mean E2E ms', 'tok/s', 'tok/s/GPU', 'tok/s/user'];
+function candidateTable(id: string, groups: ListedGroup[], r: SweepResult): string {
+  const head = ['#', 'id', 'mode', 'backend', 'deployment', 'GPUs', ...r.objectives.map((o) => `${o.name} (${o.direction})`), 'mean TTFT ms', 'mean TPOT ms', 'mean E2E ms', 'tok/s', 'tok/s/GPU', 'tok/s/user', 'differs from the other lines', 'same replay'];
   const numeric = new Set([0, 5, ...r.objectives.map((_, i) => 6 + i), ...[0, 1, 2, 3, 4, 5].map((i) => 6 + r.objectives.length + i)]);
-  const body = rows
-    .map((row, i) => {
+  const body = groups
+    .map((g, i) => {
+      const row = g.row;
       const d = describeCompact(row, r.question);
       const m = row.metrics ?? {};
       const tp = throughputPoint(row);
@@ -109,6 +111,8 @@ function candidateTable(id: string, rows: CandidateRow[], r: SweepResult): strin
         esc(formatNumber(m.output_throughput_tok_s)),
         esc(formatNumber(tp?.perGpu)),
         esc(formatNumber(tp?.perUser)),
+        `<span class="mono">${g.differing.map(([k, v]) => esc(`${k}=${v}`)).join('<br>')}</span>`,
+        esc(equivalentLabel(g)),
       ];
       return `<tr data-id="${esc(row.id)}">${cells.map((c, k) => `<td${numeric.has(k) ? ' class="num"' : k === 4 ? ' class="deploy"' : ''}>${c}</td>`).join('')}</tr>`;
     })
@@ -116,13 +120,28 @@ function candidateTable(id: string, rows: CandidateRow[], r: SweepResult): strin
   return `<div class="table-wrap"><table id="${esc(id)}" class="candidates"><thead><tr>${head.map((h, k) => `<th${numeric.has(k) ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
+/** The front's hypervolume and its reference point (Pareto results). */
+function hypervolumeNote(r: SweepResult): string {
+  const hv = r.hypervolume;
+  if (!hv) return '';
+  const ref = Object.entries(hv.reference_point).map(([k, v]) => `${k} ${formatNumber(v)}`).join(', ');
+  return `<p id="hypervolume">Hypervolume of the front: <strong>${esc(formatNumber(hv.value))}</strong> (reference point: ${esc(ref)}).</p>`;
+}
+
+/** Says when identical replays were folded into one line. */
+function folded(groups: ListedGroup[], listed: number): string {
+  return groups.length < listed ? `<p class="muted">${listed} candidates, ${groups.length} distinct replays: candidates whose replays are identical share a line (a setting that does not bind changes the deployment, not the result).</p>` : '';
+}
+
 function rankedSection(r: SweepResult, byId: Map<string, CandidateRow>): string {
   if ('top_n' in r.views) {
-    const rows = r.views.top_n.slice(0, TOP_N).map((id) => byId.get(id)).filter((x): x is CandidateRow => x !== undefined);
-    return `<h2>Top ${rows.length} of ${r.views.top_n.length} ranked candidates</h2>${rows.length ? candidateTable('top-n', rows, r) : '<p class="muted">No feasible candidate.</p>'}`;
+    const ids = r.views.top_n.slice(0, TOP_N).filter((id) => byId.has(id));
+    const groups = listedGroups(r, ids);
+    return `<h2>Top ${ids.length} of ${r.views.top_n.length} ranked candidates</h2>${folded(groups, ids.length)}${groups.length ? candidateTable('top-n', groups, r) : '<p class="muted">No feasible candidate.</p>'}`;
   }
-  const rows = r.views.pareto_front.map((id) => byId.get(id)).filter((x): x is CandidateRow => x !== undefined);
-  return `<h2>Pareto front (${rows.length}), sorted by ${esc(r.objectives[r.objectives.length - 1]?.name ?? '')}</h2>${rows.length ? candidateTable('pareto-front', rows, r) : '<p class="muted">Empty front.</p>'}`;
+  const ids = r.views.pareto_front.filter((id) => byId.has(id));
+  const groups = listedGroups(r, ids);
+  return `<h2>Pareto front (${ids.length}), sorted by ${esc(r.objectives[r.objectives.length - 1]?.name ?? '')}</h2>${hypervolumeNote(r)}${folded(groups, ids.length)}${groups.length ? candidateTable('pareto-front', groups, r) : '<p class="muted">Empty front.</p>'}`;
 }
 
 function rejectionsSection(r: SweepResult): string {
