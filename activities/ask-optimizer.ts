@@ -5,6 +5,7 @@ import type { OptimizerState } from '../src/search/optimizer/optimizer.js';
 import { restoreOptimizer } from '../src/search/optimizer/optimizer.js';
 import type { Point } from '../src/search/optimizer/space.js';
 import { nonRetryable } from './plan.js';
+import { testPause } from './test-pause.js';
 
 /**
  * The optimizer state after an ask, without its told trials: an ask never changes them, and leaving
@@ -25,6 +26,7 @@ export function askOptimizerPure(input: { state: OptimizerState; n: number }): A
 }
 
 export async function askOptimizer(input: { state: OptimizerState; n: number }): Promise<AskOptimizerResult> {
+  await testPause('ask');
   try {
     return askOptimizerPure(input);
   } catch (err) {

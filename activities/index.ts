@@ -5,3 +5,4 @@ export { replayWave } from './replay-wave.js';
 export { reportSweep } from './report.js';
 export { askOptimizer } from './ask-optimizer.js';
 export { recallTrials, storeTrialChunk } from './trial-chunks.js';
+export { replayCandidate } from './replay-candidate.js';

@@ -8,6 +8,7 @@ import type { MaterializedCandidate } from '../src/search/study/materialize.js';
 import type { BranchContext } from '../workflows/sweep-types.js';
 import { nonRetryable } from './plan.js';
 import { cachedSweepPlan } from './sweep-inputs.js';
+import { testPause } from './test-pause.js';
 
 export function branchMaterializer(context: BranchContext) {
   const { plan } = cachedSweepPlan(context.config);
@@ -21,6 +22,7 @@ export function compactKey(key: string): string {
 }
 
 export async function materializeCandidates(input: { context: BranchContext; points: Point[] }): Promise<MaterializedCandidate[]> {
+  await testPause('materialize');
   let materializer: ReturnType<typeof branchMaterializer>;
   try {
     materializer = branchMaterializer(input.context);

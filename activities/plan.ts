@@ -6,20 +6,22 @@ import { ApplicationFailure } from '@temporalio/common';
 import { configFromObject, parseConfigText } from '../src/config/load.js';
 import type { SmartSearchConfig } from '../src/config/schema.js';
 import { SpicaError } from '../src/errors.js';
+import type { InputFailureDetails } from '../workflows/input-failure.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../workflows/search-attributes.js';
 import { isYamlInput, type SweepInput, type SweepLabels, type SweepPlanned } from '../workflows/sweep-types.js';
 import { cachedSweepPlan } from './sweep-inputs.js';
+import { testPause } from './test-pause.js';
 
-/** Config problems are the user's to fix: retrying cannot help, so fail the workflow at once. */
+/**
+ * Bad input (config, trace, perf database: a SpicaError with exit code 2) is the user's to fix:
+ * retrying cannot help, so fail at once with the error's class as the type and details saying so
+ * (workflows/input-failure.ts reads them; the CLI exits 2 with the message).
+ */
 export function nonRetryable(err: unknown): never {
-  if (err instanceof SpicaError) {
+  if (err instanceof SpicaError && err.exitCode === 2) {
     const issues = (err as { issues?: unknown }).issues;
-    throw ApplicationFailure.create({
-      message: err.message,
-      type: err.name,
-      nonRetryable: true,
-      details: issues === undefined ? [] : [issues],
-    });
+    const details: InputFailureDetails = issues === undefined ? { exit_code: 2 } : { exit_code: 2, issues };
+    throw ApplicationFailure.create({ message: err.message, type: err.name, nonRetryable: true, details: [details] });
   }
   throw err;
 }
@@ -53,6 +55,7 @@ async function registeredSearchAttributes(): Promise<{ names: string[]; warning?
 }
 
 export async function plan(input: SweepInput): Promise<SweepPlanned> {
+  await testPause('plan');
   let config: SmartSearchConfig;
   let planned: ReturnType<typeof cachedSweepPlan>;
   try {

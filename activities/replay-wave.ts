@@ -1,7 +1,9 @@
-// `replayWave` activity: one wave (≤ parallel_evals candidates) of a branch study. Answers what the
+// `replayWave` activity (histories recorded before `replayCandidate`): one wave (≤ parallel_evals
+// candidates) of a branch study on one worker. Answers what the
 // persistent cache already holds, runs the rest on the worker-thread pool (bounded by
 // max_eval_seconds each), heartbeats while waiting, stores cacheable outcomes. Outcomes come back in
 // input order; a replay failure is an outcome, never an activity failure.
+import { setMaxListeners } from 'node:events';
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import { specHash } from '../src/replay/spec-hash.js';
@@ -31,6 +33,8 @@ export async function evaluateWithCache(
   onProgress?: (done: number, total: number) => void,
 ): Promise<WaveOutcome> {
   const cache = resultCache();
+  // Every pooled replay listens for the abort: a wave of many candidates is not a listener leak.
+  if (signal) setMaxListeners(0, signal);
   const outcomes: EvalOutcome[] = new Array(candidates.length);
   let hits = 0;
   let done = 0;

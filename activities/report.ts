@@ -14,6 +14,7 @@ import { evaluateWithCache, specHashFor } from './replay-wave.js';
 import { resultCache } from './result-cache.js';
 import { inlineOrStore } from './result-store.js';
 import { readTrialChunks } from './trial-chunks.js';
+import { testPause } from './test-pause.js';
 
 export interface ReportInput {
   sweep_id: string;
@@ -68,6 +69,7 @@ export async function reportSweep(input: ReportInput): Promise<SweepOutcome> {
   // Re-running replays another machine did can take a while: keep proving liveness meanwhile.
   const beat = heartbeat ? setInterval(heartbeat, 5_000) : undefined;
   try {
+    await testPause('report');
     return await assembleReport(input, heartbeat);
   } finally {
     clearInterval(beat);

@@ -41,12 +41,12 @@ export async function readTrialChunks(ref: TrialChunks): Promise<TrialRecord[][]
   return known.slice(0, ref.chunks);
 }
 
-/** The first replayed (not cache-hit) stored trial of each key, in key order of first occurrence. */
+/** The first replayed (not cache-hit, not timed-out: the memo never answers from a timeout) stored trial of each key, in key order of first occurrence. */
 export async function recallTrials(input: TrialChunks & { keys: string[] }): Promise<TrialRecord[]> {
   const wanted = new Set(input.keys);
   const found = new Map<string, TrialRecord>();
   for (const chunk of await readTrialChunks(input)) {
-    for (const t of chunk) if (wanted.has(t.key) && !t.cache_hit && !found.has(t.key)) found.set(t.key, t);
+    for (const t of chunk) if (wanted.has(t.key) && !t.cache_hit && t.status !== 'timed_out' && !found.has(t.key)) found.set(t.key, t);
     if (found.size === wanted.size) break;
   }
   return [...found.values()];

@@ -1,5 +1,8 @@
 // What the `progress` query reports for one branch, computed from its trials (pure; runs in the
-// workflow sandbox). ETA = remaining waves × average wave time of this branch so far.
+// workflow sandbox). It counts unique trials: a repeat answered by the run-local memo (cache_hit) is
+// recorded but is neither progress nor a replay. ETA = what is still wanted (unique feasible trials
+// under rapid — a round ends at candidates_per_round of them —, unique trials under thorough) × the
+// replay time this branch has spent per one of them so far.
 import { goalObjectives, OBJECTIVE_DIRECTION, signedScore } from '../src/search/goal.js';
 import { paretoFrontIndices } from '../src/search/pareto.js';
 import type { StudyState } from '../src/search/study/branchStudy.js';
@@ -22,7 +25,10 @@ export function trialsWanted(plan: BranchStudyPlan): number {
  * and the current Pareto front's objective vectors. Bounded: the front is pruned as trials arrive.
  */
 export interface TrialTally {
+  /** Every recorded trial, repeats included. */
   trials: number;
+  /** Unique trials: not repeats answered by the run-local memo (absent in tallies carried before it: = trials). */
+  unique?: number;
   counts: { feasible: number; infeasible: number; failed: number; timed_out: number; unsupported: number };
   best: BranchProgress['best'];
   /** Objective vectors of the front (pareto goals only; empty otherwise). */
@@ -30,17 +36,20 @@ export interface TrialTally {
 }
 
 export function emptyTally(): TrialTally {
-  return { trials: 0, counts: { feasible: 0, infeasible: 0, failed: 0, timed_out: 0, unsupported: 0 }, best: null, front: [] };
+  return { trials: 0, unique: 0, counts: { feasible: 0, infeasible: 0, failed: 0, timed_out: 0, unsupported: 0 }, best: null, front: [] };
 }
 
-/** The tally after `trials` (pure: returns a new tally). */
+/** The tally after `trials` (pure: returns a new tally). Counts, best and front cover unique trials only. */
 export function addToTally(plan: BranchStudyPlan, tally: TrialTally, trials: readonly TrialRecord[]): TrialTally {
   const names = goalObjectives(plan.goal);
   const first = names[0];
   const counts = { ...tally.counts };
   let best = tally.best;
   let front = tally.front;
+  let unique = tally.unique ?? tally.trials;
   for (const t of trials) {
+    if (t.cache_hit) continue;
+    unique += 1;
     counts[t.status] += 1;
     if (t.status !== 'feasible' || !t.objectives) continue;
     const v = t.objectives[first];
@@ -51,7 +60,14 @@ export function addToTally(plan: BranchStudyPlan, tally: TrialTally, trials: rea
     const directions = names.map((n) => OBJECTIVE_DIRECTION[n]);
     front = paretoFrontIndices(front, directions).sort((a, b) => a - b).map((i) => front[i]);
   }
-  return { trials: tally.trials + trials.length, counts, best, front };
+  return { trials: tally.trials + trials.length, unique, counts, best, front };
+}
+
+/** Seconds still needed at this branch's replay time per unique (feasible, under rapid) trial so far; null before any. */
+function etaSeconds(plan: BranchStudyPlan, wanted: number, unique: number, feasible: number, clock: WaveClock): number | null {
+  const progressed = plan.settings.policy === 'thorough' ? unique : feasible;
+  if (progressed === 0 || clock.waves === 0) return null;
+  return (Math.max(0, wanted - progressed) * clock.wave_ms_total) / progressed / 1000;
 }
 
 export function branchProgress(
@@ -67,17 +83,18 @@ export function branchProgress(
   const pareto = plan.goal.target === 'pareto' ? tally.front.length : null;
   const wanted = trialsWanted(plan);
   const avgWave = clock.waves > 0 ? clock.wave_ms_total / clock.waves / 1000 : null;
-  const remaining = Math.max(0, wanted - tally.trials);
+  const unique = tally.unique ?? tally.trials;
   const done = extra.status === 'done' || state.stop_reason !== null;
-  const eta = done ? 0 : avgWave === null ? null : Math.ceil(remaining / Math.max(1, plan.settings.parallel_evals)) * avgWave;
+  const eta = done ? 0 : etaSeconds(plan, wanted, unique, counts.feasible, clock);
   return {
     deployment_mode: plan.deployment_mode,
     workflowId: extra.workflowId,
     status: extra.status,
     round: state.round,
     max_rounds: plan.settings.max_rounds,
-    trials_done: tally.trials,
+    trials_done: unique,
     trials_wanted: wanted,
+    trials_recorded: tally.trials,
     ...counts,
     best,
     pareto_front_size: pareto,

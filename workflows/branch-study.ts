@@ -1,11 +1,13 @@
 // One deployment_mode branch of a sweep: the sweeper core's round loop (runBranchStudy) in workflow
 // code, with materialization and replay as activities and each optimizer ask as a local activity.
 // Deterministic: the optimizer state lives here; a replay reads the recorded asks (no GP refit) and
-// re-applies the tells, in ask order. History stays bounded: when the
-// server suggests it, the loop pauses at a round boundary and continues-as-new carrying the
-// compact state (compact-trial.ts). Each finished round's trials go to the store in one chunk
-// (storeTrialChunk), so neither the carried state nor the result grows with the trial count: they
-// hold counters, a progress tally and the chunk count; the report reads the chunks.
+// re-applies the tells, in ask order. Each candidate of a wave is its own `replayCandidate` activity,
+// so every worker polling the task queue takes a share of a wave; outcomes are told in ask order
+// whatever order (or worker) they finish on. History stays bounded: when the server suggests it, the
+// loop pauses at a round boundary and continues-as-new carrying the compact state (compact-trial.ts).
+// Each finished round's trials go to the store in one chunk (storeTrialChunk), so neither the
+// carried state nor the result grows with the trial count: they hold counters, a progress tally and
+// the chunk count; the report reads the chunks.
 import {
   allHandlersFinished,
   condition,
@@ -21,6 +23,8 @@ import type * as activities from '../activities/index.js';
 import { initialStudyState, runBranchStudy, trialCount, type StudyHooks, type StudyPorts, type StudyState } from '../src/search/study/branchStudy.js';
 import { addToTally, branchProgress, emptyTally, trialViews, type TrialTally } from './branch-progress.js';
 import { compactState, compactTrial, scoringMetricKeys } from './compact-trial.js';
+import type { EvalOutcome } from '../src/search/trial.js';
+import { rethrowInputFailure } from './input-failure.js';
 import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
 import type { BranchStatus, BranchStudyInput, BranchStudyResult, TrialView } from './sweep-types.js';
 
@@ -35,23 +39,33 @@ export const TRIALS_IN_STORE_PATCH = 'trial-chunks-in-store';
 /** At most this many trial views travel per progress signal (the parent keeps a recent window). */
 export const MAX_VIEWS_PER_SIGNAL = 64;
 
+// Milliseconds of CPU (a cached plan) or well under a second (a worker's first plan of this config):
+// a short timeout instead of a heartbeat, so a lost worker costs at most this before the retry.
 const { materializeCandidates } = proxyActivities<typeof activities>({
-  startToCloseTimeout: '10 minutes',
+  startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5, initialInterval: '1 second' },
 });
 
-// A wave waits for its replays (each bounded by max_eval_seconds in the pool); heartbeats (every 5 s)
-// prove the worker is alive, so a lost (e.g. SIGKILLed) worker's wave is retried elsewhere within
-// 20 s instead of stalling the branch for long (test/temporal/faults.test.ts).
+// Before the per-candidate activities: a wave was one activity on one worker (histories recorded then replay this).
 const { replayWave } = proxyActivities<typeof activities>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '20 seconds',
   retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
 });
 
+// One replay (bounded by max_eval_seconds in the pool); heartbeats every 5 s prove the worker is alive,
+// so a lost (e.g. SIGKILLed) worker's replays are retried elsewhere within 20 s
+// (test/temporal/faults.test.ts, scale-out.test.ts).
+const { replayCandidate } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '24 hours',
+  heartbeatTimeout: '20 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+});
+
 // The optimizer's ask (GP fit + acquisition) runs as a local activity: a replaying worker reads its
 // recorded points instead of refitting the GP for every past round, keeping workflow tasks short
-// (CLARIFICATIONS E). It is CPU on this worker, seconds at most, hence the generous timeout.
+// (CLARIFICATIONS E). It is CPU on this worker, seconds at most, hence the generous timeout; a worker
+// lost inside it costs the branch's workflow-task timeout (30 s), after which another worker asks again.
 const { askOptimizer } = proxyLocalActivities<typeof activities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
@@ -59,8 +73,18 @@ const { askOptimizer } = proxyLocalActivities<typeof activities>({
 
 /** Histories recorded before the ask moved into a local activity replay with the in-workflow ask. */
 const ASK_LOCAL_ACTIVITY_PATCH = 'optimizer-ask-local-activity';
+/** Histories recorded before one activity per candidate replay with one `replayWave` per wave. */
+const REPLAY_PER_CANDIDATE_PATCH = 'replay-activity-per-candidate';
 
 export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyResult> {
+  try {
+    return await studyBranch(input);
+  } catch (err) {
+    rethrowInputFailure(err);
+  }
+}
+
+async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> {
   const { workflowId } = workflowInfo();
   const { plan, context } = input;
   const carry = input.carry ?? null;
@@ -112,11 +136,20 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
     },
     evaluate: async (candidates) => {
       const started = Date.now(); // workflow time: deterministic on replay
-      const wave = await replayWave({ context, candidates });
+      let outcomes: EvalOutcome[];
+      if (patched(REPLAY_PER_CANDIDATE_PATCH)) {
+        // Scheduled together, awaited in ask order: the outcome never depends on completion order.
+        const done = await Promise.all(candidates.map((candidate) => replayCandidate({ context, candidate })));
+        outcomes = done.map((d) => d.outcome);
+        persistentHits += done.filter((d) => d.cache_hit).length;
+      } else {
+        const wave = await replayWave({ context, candidates });
+        outcomes = wave.outcomes;
+        persistentHits += wave.cache_hits;
+      }
       clock.waves += 1;
       clock.wave_ms_total += Date.now() - started;
-      persistentHits += wave.cache_hits;
-      return wave.outcomes;
+      return outcomes;
     },
   };
   const trialsInStore = patched(TRIALS_IN_STORE_PATCH);
@@ -134,12 +167,8 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
     ports.recall = (keys) => recallTrials({ prefix: workflowId, chunks, keys });
   }
   if (patched(ASK_LOCAL_ACTIVITY_PATCH)) {
-    ports.ask = async (state, n) => {
-      const asked = await askOptimizer({ state, n });
-      // The activity leaves out the told trials (an ask never changes them): put them back, keeping
-      // the state's key order so the result serializes exactly as runSweepLocal's does.
-      return { points: asked.points, state: { ...state, ...asked.state } };
-    };
+    // The activity leaves out the told trials; the loop's optimizer adopts the rest (branchStudy.ts).
+    ports.ask = (state, n) => askOptimizer({ state, n });
   }
   const hooks: StudyHooks = {
     shouldStop: () => stopRequested,

@@ -101,9 +101,12 @@ export interface BranchProgress {
   status: BranchStatus;
   round: number;
   max_rounds: number;
+  /** Unique trials: repeats answered by the run-local memo are not counted (nor in the status counts below). */
   trials_done: number;
-  /** max_rounds × candidates_per_round (rapid) or the enumeration size (thorough). */
+  /** max_rounds × candidates_per_round (rapid: unique feasible trials wanted) or the enumeration size (thorough). */
   trials_wanted: number;
+  /** Every recorded trial, repeats included. */
+  trials_recorded: number;
   feasible: number;
   infeasible: number;
   failed: number;

@@ -16,21 +16,25 @@ import type * as activities from '../activities/index.js';
 import { initialStudyState } from '../src/search/study/branchStudy.js';
 import { branchProgress } from './branch-progress.js';
 import { branchStudy } from './branch-study.js';
+import { rethrowInputFailure } from './input-failure.js';
 import { branchProgressSignal, progressQuery, stopSignal, stopUpdate, trialsQuery } from './messages.js';
 import { SPICA_GOAL, SPICA_HARDWARE, SPICA_MODEL } from './search-attributes.js';
 import type { BranchStudyResult, SweepInput, SweepOutcome, SweepPlanned, SweepProgress, TrialView } from './sweep-types.js';
 
 export { progressQuery, trialsQuery, stopSignal, stopUpdate } from './messages.js';
 
+// Well under a second of CPU (parse + planSweep, tens of ms for the examples): a short timeout instead
+// of a heartbeat bounds what a lost worker costs before the retry. Config errors are thrown
+// non-retryable by the activity; the attempts bound anything unexpected.
 const { plan } = proxyActivities<typeof activities>({
-  startToCloseTimeout: '10 minutes',
-  // Config errors are thrown non-retryable by the activity; this bounds anything unexpected.
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
 });
 
+// Heartbeats every 5 s while it re-hydrates (and, for trials another machine replayed, replays again).
 const { reportSweep } = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: '20 seconds',
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
@@ -55,6 +59,14 @@ function upsertLabels(p: SweepPlanned): void {
 }
 
 export async function sweep(input: SweepInput): Promise<SweepOutcome> {
+  try {
+    return await runSweep(input);
+  } catch (err) {
+    rethrowInputFailure(err); // the reason itself is the run's failure, not "Activity task failed"
+  }
+}
+
+async function runSweep(input: SweepInput): Promise<SweepOutcome> {
   const { workflowId } = workflowInfo();
   const progress: SweepProgress = { phase: 'planning', stop_requested: false, branches: [] };
   const trials = new Map<string, TrialView[]>();
@@ -94,7 +106,7 @@ export async function sweep(input: SweepInput): Promise<SweepOutcome> {
   upsertLabels(planned);
   if (planned.plans.length === 0) {
     progress.phase = 'failed';
-    throw ApplicationFailure.nonRetryable('the config leaves no viable deployment_mode branch', 'NoViableBranch');
+    throw ApplicationFailure.nonRetryable('the config leaves no viable deployment_mode branch', 'NoViableBranch', { exit_code: 2 });
   }
 
   progress.phase = 'studying';

@@ -27,7 +27,7 @@ function plan(over: Partial<BranchStudyPlan['settings']> = {}, dims?: BranchStud
 }
 
 /** Candidates collapse many points (like projection does): key = (x, mode, r rounded to a coarse grid). */
-function ports(opts: { grid?: number; infeasibleMode?: string; failX?: number } = {}) {
+function ports(opts: { grid?: number; infeasibleMode?: string; failX?: number; timeoutX?: number } = {}) {
   const grid = opts.grid ?? 4;
   const evaluated: string[] = [];
   const waves: number[] = [];
@@ -51,6 +51,7 @@ function ports(opts: { grid?: number; infeasibleMode?: string; failX?: number } 
         evaluated.push(c.key);
         const k = JSON.parse(c.key) as { x: number; mode: string; r: number };
         if (k.x === opts.failX) return { ok: false, reason_category: 'replay_runtime', reason: 'boom' };
+        if (k.x === opts.timeoutX) return { ok: false, reason_category: 'runtime_timeout', reason: 'exceed runtime: replay > 1s' };
         const score = 100 - (Math.log2(k.x) - 4) ** 2 * 5 + (k.mode === 'b' ? 10 : 0) + k.r * 3;
         return { ok: true, metrics: { output_throughput_tok_s: score, avg_gpu: 1 } };
       });
@@ -60,6 +61,20 @@ function ports(opts: { grid?: number; infeasibleMode?: string; failX?: number } 
 }
 
 describe('branch study round loop', () => {
+  it('never answers a repeat from a timed-out trial: the run-local memo replays it again', async () => {
+    // grid 1 and few x values: the optimizer proposes the same candidates again and again.
+    const { ports: p, evaluated } = ports({ grid: 1, timeoutX: 8 });
+    const { state } = await runBranchStudy(plan({ max_rounds: 4 }), p);
+    const timedOut = state.trials.filter((t) => t.status === 'timed_out');
+    expect(timedOut.length).toBeGreaterThan(1);
+    // Every timed-out trial was a replay of its own, none a memo answer.
+    expect(timedOut.every((t) => !t.cache_hit)).toBe(true);
+    const timedOutKey = timedOut[0].key;
+    expect(evaluated.filter((k) => k === timedOutKey).length).toBe(state.trials.filter((t) => t.key === timedOutKey).length);
+    // Other repeats are still memo answers.
+    expect(state.trials.some((t) => t.cache_hit && t.status === 'feasible')).toBe(true);
+  });
+
   it('is deterministic: same plan and seed give identical trials', async () => {
     const a = await runBranchStudy(plan(), ports().ports);
     const b = await runBranchStudy(plan(), ports().ports);

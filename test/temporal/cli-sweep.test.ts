@@ -1,5 +1,5 @@
 // CLI-level tests of `spica sweep` (and of `spica worker`, behind --detach) against the shared dev server.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,10 +9,12 @@ import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-que
 import { defaultSweepWorkflowId } from '../../src/cli/temporal/workflow-id.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
+import { canonicalJson } from '../../src/config/canonical-json.js';
 import {
   captureIo,
   connectTestTemporal,
   PARETO_CONFIG_YAML,
+  TINY_CONFIG_YAML,
   spawnSpica,
   uniqueTaskQueue,
   writeTempConfig,
@@ -119,3 +121,103 @@ describe('spica sweep', () => {
   });
 });
 
+// A thorough sweep of ~320 trials with millisecond replays: a SweepResult of ~650 KB, past Temporal's
+// payload-size warning threshold (512 KB) (whose warning used to land on stdout ahead of the JSON).
+const LARGE_RESULT_YAML = `search_space:
+  model_name: meta-llama/Llama-3.1-8B-Instruct
+  hardware_sku: h100_sxm
+  gpu_budget: 2
+  deployment_mode: [agg]
+  backend: [vllm]
+  agg_max_num_seqs: [256, 512, 1024]
+  agg_max_num_batched_tokens: [8192, 16384, 32768]
+  router_mode: [kv_router, round_robin]
+  overlap_score_credit: [1.0]
+  prefill_load_scale: [1.0, 2.0]
+  router_temperature: [0.0, 0.5, 1.0]
+  planner_scaling_policy: [disabled]
+workload:
+  isl: 128
+  osl: 16
+  concurrency: 2
+  num_request_ratio: 2
+goal:
+  target: throughput
+sweep:
+  policy: thorough
+  parallel_evals: 16
+  seed: 5
+`;
+
+/** A trace-workload config whose trace has a malformed line 3 (the config itself is valid). */
+function badTraceConfig(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'spica-badtrace-'));
+  mkdirSync(path.join(dir, 'traces'));
+  writeFileSync(
+    path.join(dir, 'traces', 'bad.jsonl'),
+    '{"timestamp":0,"input_length":512,"output_length":32,"hash_ids":[1]}\n{"timestamp":5,"input_length":256,"output_length":16,"hash_ids":[2]}\n{"timestamp":9,"input_length":"x"\n',
+  );
+  const yaml = TINY_CONFIG_YAML.replace(/workload:\n(  .*\n)+/, 'workload:\n  trace_path: traces/bad.jsonl\n');
+  const file = path.join(dir, 'config.yaml');
+  writeFileSync(file, yaml);
+  return file;
+}
+
+describe('clean output and failures that say why', () => {
+  it('--json on a large result: stdout is exactly one JSON document; Temporal\'s logs and warnings stay on stderr', async () => {
+    const file = writeTempConfig(LARGE_RESULT_YAML);
+    const taskQueue = uniqueTaskQueue('cli-large');
+    const r = spawnSpica(['sweep', file, '--address', t.address, '--task-queue', taskQueue, '--json']);
+    expect(await r.exited, r.output().stderr).toBe(0);
+    const { stdout, stderr } = r.output();
+    expect(stdout.length).toBeGreaterThan(512 * 1024);
+    const result = JSON.parse(stdout) as SweepResult; // throws on anything ahead of or after the document
+    expect(result.counts.evaluated).toBeGreaterThan(250);
+    expect(stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).not.toContain('MaxListenersExceededWarning');
+  }, 240_000);
+
+  it('a malformed trace fails on Temporal as in --local: exit 2 with file:line; `spica result` does not suggest a resume', async () => {
+    const file = badTraceConfig();
+    const local = captureIo();
+    expect(await main(['sweep', file, '--local'], local.io)).toBe(2);
+    expect(local.out.stderr).toMatch(/bad\.jsonl:3: /);
+    const taskQueue = uniqueTaskQueue('cli-badtrace');
+    const id = `badtrace-${taskQueue}`;
+    const viaTemporal = captureIo();
+    expect(await main(['sweep', file, '--address', t.address, '--task-queue', taskQueue, '--id', id], viaTemporal.io)).toBe(2);
+    expect(viaTemporal.out.stderr).toMatch(/\(TraceFormatError\): .*bad\.jsonl:3: /);
+    const result = captureIo();
+    expect(await main(['result', id, '--address', t.address], result.io)).toBe(2);
+    expect(result.out.stderr).toMatch(/bad\.jsonl:3: /);
+    expect(result.out.stderr).not.toContain('spica resume');
+    // validate runs the same trace check.
+    const validate = captureIo();
+    expect(await main(['validate', file], validate.io)).toBe(2);
+    expect(validate.out.stderr).toMatch(/bad\.jsonl:3: /);
+  });
+
+  it('a SKU without a perf database: validate and sweep on Temporal exit 2 with NoPerfDatabase', async () => {
+    const file = writeTempConfig(TINY_CONFIG_YAML.replace('h100_sxm', 'a100_sxm'));
+    const validate = captureIo();
+    expect(await main(['validate', file], validate.io)).toBe(2);
+    expect(validate.out.stderr).toContain('NoPerfDatabase');
+    const viaTemporal = captureIo();
+    expect(await main(['sweep', file, '--address', t.address, '--task-queue', uniqueTaskQueue('cli-noperf')], viaTemporal.io)).toBe(2);
+    expect(viaTemporal.out.stderr).toContain('NoPerfDatabase');
+  });
+
+  it('--local runs replays on the thread pool and honours max_eval_seconds (a hung replay is timed_out)', async () => {
+    const file = writeTempConfig(TINY_CONFIG_YAML.replace('  seed: 5', '  seed: 5\n  max_eval_seconds: 2'));
+    const reference = captureIo();
+    expect(await main(['sweep', writeTempConfig(TINY_CONFIG_YAML.replace('  seed: 5', '  seed: 5\n  max_eval_seconds: 2')), '--local', '--json'], reference.io)).toBe(0);
+    const victim = (JSON.parse(reference.out.stdout) as SweepResult).candidates.find((c) => !c.cache_hit && c.metrics !== null)!;
+    const r = spawnSpica(['sweep', file, '--local', '--json'], { SPICA_TEST_HOOKS: '1', SPICA_TEST_HANG_MATCH: canonicalJson(victim.config) });
+    expect(await r.exited, r.output().stderr).toBe(0);
+    const result = JSON.parse(r.output().stdout) as SweepResult;
+    const hung = result.candidates.filter((c) => canonicalJson(c.config) === canonicalJson(victim.config));
+    expect(hung.length).toBeGreaterThanOrEqual(1);
+    expect(hung.every((c) => c.status === 'timed_out' && !c.cache_hit)).toBe(true);
+    expect(result.counts.timed_out).toBe(hung.length);
+  });
+});

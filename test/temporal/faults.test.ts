@@ -1,8 +1,12 @@
-// Faults the durable sweep must survive (issue 8), on real servers and processes:
-// (1) the worker process is SIGKILLed mid-sweep and a new one started: the sweep completes with the
-//     SweepResult of an uninterrupted run (runSweepLocal, same config and seed);
-// (2) the dev server itself is killed mid-sweep and restarted on the same port and SQLite file: the
-//     sweep completes (the in-process worker rides out the outage).
+// Faults the durable sweep must survive (issues 8, 15, 16), on real servers and processes:
+// (1) a `spica worker` process is SIGKILLed inside each activity type in turn (plan, ask, materialize,
+//     replay, report — the test hook SPICA_TEST_PAUSE_IN holds it there) and replaced: each time the
+//     work it held is redone within 60 s (short timeouts or heartbeats, never a 10-minute stall), and
+//     the sweep ends with the SweepResult of an uninterrupted run (runSweepLocal, same config and seed);
+// (2) two worker processes with one activity slot each share the replays of a wave; one is SIGKILLed
+//     mid-wave and the other finishes the sweep with the same result;
+// (3) the dev server itself is killed mid-round and restarted on the same port and SQLite file: the
+//     sweep moves on within 60 s and completes (the in-process worker rides out the outage).
 // Replays take a few hundred ms each so the faults land while waves are in flight.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +24,7 @@ import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
 import { isStoredResult, type SweepOutcome } from '../../workflows/sweep-types.js';
 import { connectTestTemporal, neutralized, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, type TestTemporal } from './harness.js';
+import { TEST_PAUSE_LINE, type PausableActivity } from '../../activities/test-pause.js';
 
 // One agg branch, 5 rounds × 2 candidates; a replay of this workload takes ~0.2–0.5 s here.
 const FAULT_CONFIG_YAML = TINY_CONFIG_YAML.replace('max_rounds: 2', 'max_rounds: 5')
@@ -63,17 +68,75 @@ async function trialsDone(handle: WorkflowHandle<typeof sweep>): Promise<number>
 // temporal.api.enums.v1.PendingActivityState (the proto package is not a direct dependency).
 const PENDING_ACTIVITY_STATE_STARTED = 2;
 
-/** A replayWave activity of the branch child is running on a worker right now. */
-async function waveInFlight(child: WorkflowHandle): Promise<boolean> {
-  const { raw } = await child.describe().catch(() => ({ raw: { pendingActivities: [] } }));
-  return (raw.pendingActivities ?? []).some(
-    (a) => a.activityType?.name === 'replayWave' && a.state === PENDING_ACTIVITY_STATE_STARTED,
-  );
+/** Waves (replayCandidate activities scheduled by one workflow task) whose replays started on every one of `identities`. */
+function sharedWaves(history: { events?: HistoryEvent[] | null }, identities: string[]): number {
+  const events = history.events ?? [];
+  const waves = new Map<number, Set<string>>();
+  const scheduledBy = new Map<number, number>();
+  for (const e of events) {
+    const s = e.activityTaskScheduledEventAttributes;
+    if (s?.activityType?.name === 'replayCandidate') scheduledBy.set(Number(e.eventId), Number(s.workflowTaskCompletedEventId));
+  }
+  for (const e of events) {
+    const st = e.activityTaskStartedEventAttributes;
+    const task = st ? scheduledBy.get(Number(st.scheduledEventId)) : undefined;
+    if (task === undefined) continue;
+    const who = identities.find((id) => (st!.identity ?? '').startsWith(id));
+    if (who) waves.set(task, (waves.get(task) ?? new Set()).add(who));
+  }
+  return [...waves.values()].filter((s) => s.size === identities.length).length;
 }
 
-/** `spica worker` as a child process; resolves once it polls. */
-async function startWorkerProcess(address: string, namespace: string, taskQueue: string, cacheDir: string) {
-  const w = spawnSpica(['worker', '--address', address, '--namespace', namespace, '--task-queue', taskQueue, '--concurrency', '2', '--cache-dir', cacheDir]);
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+const eventMs = (e: HistoryEvent) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+
+/** The activity type a history names for each pausable kind (the ask is a local activity: a marker). */
+const ACTIVITY_OF: Record<PausableActivity, string> = {
+  plan: 'plan',
+  ask: 'askOptimizer',
+  materialize: 'materializeCandidates',
+  replay: 'replayCandidate',
+  report: 'reportSweep',
+};
+
+/**
+ * The work a killed worker held was done again since `sinceMs`: a retried attempt of that activity
+ * completed (or, for the ask, a local-activity marker was recorded — the branch's workflow task ran again).
+ */
+async function redoneSince(handles: WorkflowHandle[], kind: PausableActivity, sinceMs: number): Promise<boolean> {
+  for (const h of handles) {
+    const events = (await h.fetchHistory().catch(() => ({ events: [] as HistoryEvent[] }))).events ?? [];
+    const byId = new Map(events.map((e) => [Number(e.eventId), e]));
+    for (const e of events) {
+      if (eventMs(e) < sinceMs) continue;
+      if (kind === 'ask') {
+        if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') return true;
+        continue;
+      }
+      const done = e.activityTaskCompletedEventAttributes;
+      if (!done) continue;
+      const scheduled = byId.get(Number(done.scheduledEventId))?.activityTaskScheduledEventAttributes;
+      const started = byId.get(Number(done.startedEventId))?.activityTaskStartedEventAttributes;
+      if (scheduled?.activityType?.name === ACTIVITY_OF[kind] && (started?.attempt ?? 1) > 1) return true;
+    }
+  }
+  return false;
+}
+
+/** `spica worker` as a child process; resolves once it polls. `pauseIn` arms the test hook. */
+async function startWorkerProcess(
+  address: string,
+  namespace: string,
+  taskQueue: string,
+  cacheDir: string,
+  opts: { concurrency?: number; pauseIn?: PausableActivity } = {},
+) {
+  const env: Record<string, string> = opts.pauseIn ? { SPICA_TEST_HOOKS: '1', SPICA_TEST_PAUSE_IN: opts.pauseIn } : {};
+  const w = spawnSpica(
+    ['worker', '--address', address, '--namespace', namespace, '--task-queue', taskQueue, '--concurrency', String(opts.concurrency ?? 2), '--cache-dir', cacheDir],
+    env,
+  );
   let exitCode: number | null | undefined;
   void w.exited.then((c) => (exitCode = c));
   await expect
@@ -85,40 +148,83 @@ async function startWorkerProcess(address: string, namespace: string, taskQueue:
       { timeout: 45_000, interval: 100 },
     )
     .toBe(true);
-  return w;
+  return { ...w, paused: (kind: PausableActivity) => w.output().stderr.includes(`${TEST_PAUSE_LINE} ${kind}`) };
 }
 
+type WorkerProcess = Awaited<ReturnType<typeof startWorkerProcess>>;
+
 describe('durable sweep faults', () => {
-  it('a SIGKILLed worker process is replaced and the sweep ends exactly like an uninterrupted run', async () => {
+  it('a worker SIGKILLed inside each activity type is replaced; each time the work is redone within 60 s, and the sweep ends exactly like an uninterrupted run', async () => {
+    // The order one agg branch reaches them: plan (parent), the first ask, materialize, replays, report.
+    const kinds: PausableActivity[] = ['plan', 'ask', 'materialize', 'replay', 'report'];
     const taskQueue = uniqueTaskQueue('kill');
     const cacheDir = tempDir('spica-cache-kill-');
-    const first = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir);
-    let second: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
+    const workers: WorkerProcess[] = [];
+    const redoneAfter: Partial<Record<PausableActivity, number>> = {};
     try {
+      let current = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir, { pauseIn: kinds[0] });
+      workers.push(current);
       const handle = await t.client.workflow.start<typeof sweep>('sweep', { workflowId: `kill-${taskQueue}`, taskQueue, args: [config] });
-      // Some trials are done, most are not, and a wave is on the replay threads: kill now.
-      const child = t.client.workflow.getHandle(branchWorkflowId(handle.workflowId, 'agg'));
-      await expect
-        .poll(async () => (await trialsDone(handle)) >= 2 && (await waveInFlight(child)), { timeout: 30_000, interval: 50 })
-        .toBe(true);
-      first.child.kill('SIGKILL');
-      expect(await first.exited).toBeNull(); // killed by the signal, no exit code
-
-      second = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir);
+      const histories = [handle, t.client.workflow.getHandle(branchWorkflowId(handle.workflowId, 'agg'))];
+      for (let i = 0; i < kinds.length; i++) {
+        const kind = kinds[i];
+        await expect.poll(() => current.paused(kind), { timeout: 60_000, interval: 100 }).toBe(true);
+        // The replacement is up before the kill (it pauses in the next kind): from the kill on, the
+        // sweep waits only for Temporal to give up on the dead worker's task.
+        const next = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir, { pauseIn: kinds[i + 1] });
+        workers.push(next);
+        current.child.kill('SIGKILL');
+        expect(await current.exited).toBeNull(); // killed by the signal, no exit code
+        const killedAt = Date.now();
+        await expect.poll(() => redoneSince(histories, kind, killedAt), { timeout: 90_000, interval: 250 }).toBe(true);
+        redoneAfter[kind] = (Date.now() - killedAt) / 1000;
+        current = next;
+      }
       const result = inline(await handle.result());
       expect(neutralized(result)).toEqual(neutralized(local));
-      // The wave the dead worker held was retried (after the heartbeat timeout) by the new one.
-      const history = await child.fetchHistory();
-      const retried = history.events!.filter((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1);
-      expect(retried.length).toBeGreaterThanOrEqual(1);
-      // A fresh worker replays a long branch in one workflow task: the branch allows it 30 s, not 10 s.
-      expect(Number((await child.describe()).raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(30);
+      for (const kind of kinds) expect(redoneAfter[kind], `${kind} redone ${redoneAfter[kind]} s after the kill`).toBeLessThan(60);
     } finally {
-      first.child.kill('SIGKILL');
-      second?.child.kill('SIGTERM');
-      await second?.exited;
+      for (const w of workers) w.child.kill('SIGKILL');
+      await Promise.all(workers.map((w) => w.exited));
     }
-  }, 120_000);
+  }, 420_000);
+
+  it('two worker processes (--concurrency 1) share every wave; one SIGKILLed mid-wave, the other finishes with the same result', async () => {
+    const taskQueue = uniqueTaskQueue('scale');
+    const cacheDir = tempDir('spica-cache-scale-');
+    const a = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir, { concurrency: 1 });
+    const b = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir, { concurrency: 1 });
+    try {
+      const handle = await t.client.workflow.start<typeof sweep>('sweep', { workflowId: `scale-${taskQueue}`, taskQueue, args: [config] });
+      const branch = t.client.workflow.getHandle(branchWorkflowId(handle.workflowId, 'agg'));
+      const ident = (w: WorkerProcess) => `${w.child.pid}@`;
+      // A wave whose two replays started on different workers.
+      await expect.poll(async () => sharedWaves(await branch.fetchHistory().catch(() => ({ events: [] })), [ident(a), ident(b)]), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(1);
+      // Kill b while it runs a replay.
+      await expect
+        .poll(
+          async () =>
+            ((await branch.describe()).raw.pendingActivities ?? []).some(
+              (p) => p.activityType?.name === 'replayCandidate' && p.state === PENDING_ACTIVITY_STATE_STARTED && (p.lastWorkerIdentity ?? '').startsWith(ident(b)),
+            ),
+          { timeout: 60_000, interval: 50 },
+        )
+        .toBe(true);
+      b.child.kill('SIGKILL');
+      await b.exited;
+      const result = inline(await handle.result());
+      expect(neutralized(result)).toEqual(neutralized(local));
+      // The replay b held was retried (after the heartbeat timeout) by a.
+      const events = (await branch.fetchHistory()).events ?? [];
+      const retried = events.filter((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1);
+      expect(retried.length).toBeGreaterThanOrEqual(1);
+      expect(retried.every((e) => e.activityTaskStartedEventAttributes!.identity!.startsWith(ident(a)))).toBe(true);
+    } finally {
+      a.child.kill('SIGKILL');
+      b.child.kill('SIGKILL');
+      await Promise.all([a.exited, b.exited]);
+    }
+  }, 180_000);
 
   it('the dev server is killed and restarted on the same SQLite file mid-sweep: the sweep completes', async () => {
     process.env.SPICA_CACHE_DIR = tempDir('spica-cache-restart-');
@@ -150,10 +256,21 @@ describe('durable sweep faults', () => {
       await expect.poll(() => isTemporalReachable(server.address, 500), { timeout: 15_000, interval: 200 }).toBe(false);
 
       server = await startDevServer(serverConfig, { cliPath, reuse: false });
+      const backAt = Date.now();
       await connection.close();
       connection = await Connection.connect({ address: server.address });
       client = new Client({ connection, namespace: server.namespace });
-      const result = inline(await client.workflow.getHandle<typeof sweep>(workflowId).result());
+      const resumed = client.workflow.getHandle<typeof sweep>(workflowId);
+      // The round goes on: a replay completes after the restart, well within 60 s.
+      const branch = client.workflow.getHandle(branchWorkflowId(workflowId, 'agg'));
+      await expect
+        .poll(async () => ((await branch.fetchHistory().catch(() => ({ events: [] as HistoryEvent[] }))).events ?? []).some((e) => e.activityTaskCompletedEventAttributes && eventMs(e) >= backAt), {
+          timeout: 90_000,
+          interval: 250,
+        })
+        .toBe(true);
+      expect((Date.now() - backAt) / 1000).toBeLessThan(60);
+      const result = inline(await resumed.result());
       expect(neutralized(result)).toEqual(neutralized(local));
       expect(spica.worker.getState()).toBe('RUNNING'); // the same worker rode out the outage
     } finally {

@@ -85,9 +85,13 @@ export function captureIo() {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Runs `bin/spica.js <args>` as a real subprocess (signals, exit codes, tsx startup included). */
-export function spawnSpica(args: string[]) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/spica.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `bin/spica.js <args>` as a real subprocess (signals, exit codes, tsx startup included); `env` adds variables. */
+export function spawnSpica(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/spica.js'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -39,7 +39,9 @@ describe('workflow history replay', () => {
     const history = loadHistory('branchStudy-agg.json');
     const names = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name);
     expect(names).toContain('materializeCandidates');
-    expect(names).toContain('replayWave');
+    // One activity per candidate: the wave's two replays are two activities any worker may take.
+    expect(names.filter((n) => n === 'replayCandidate')).toHaveLength(2);
+    expect(names).not.toContain('replayWave');
     expect(eventsOfType(history, 'EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED').length).toBeGreaterThanOrEqual(1);
     await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
   });
@@ -63,12 +65,20 @@ describe('workflow history replay', () => {
     await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
   });
 
+  it('still replays a branch history recorded when a wave was one replayWave activity (patched)', async () => {
+    // Frozen copy of the recording before replayCandidate: in-flight branches of older workers keep replaying.
+    const history = loadHistory('branchStudy-agg.pre-candidate-activity.json');
+    const names = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name);
+    expect(names).toContain('replayWave');
+    await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+  });
+
   it('fails with a determinism violation when the branch would replay a different wave', async () => {
     const history = loadHistory('branchStudy-agg.json');
     const wave = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').find(
-      (e) => e.activityTaskScheduledEventAttributes.activityType.name === 'replayWave',
+      (e) => e.activityTaskScheduledEventAttributes.activityType.name === 'replayCandidate',
     )!;
-    wave.activityTaskScheduledEventAttributes.activityType.name = 'replayWaveV0';
+    wave.activityTaskScheduledEventAttributes.activityType.name = 'replayCandidateV0';
     await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).rejects.toBeInstanceOf(
       DeterminismViolationError,
     );

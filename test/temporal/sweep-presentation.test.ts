@@ -61,8 +61,8 @@ describe('progress', () => {
     settings: { max_rounds: 3, candidates_per_round: 2, parallel_evals: 2, policy: 'rapid' },
     thorough_size: null,
   } as unknown as BranchStudyPlan;
-  const trial = (n: number, status: TrialRecord['status'], objectives: Record<string, number> | null) =>
-    ({ n, round: 1, status, objectives }) as TrialRecord;
+  const trial = (n: number, status: TrialRecord['status'], objectives: Record<string, number> | null, cache_hit = false) =>
+    ({ n, round: 1, status, objectives, cache_hit }) as TrialRecord;
   const state: StudyState = {
     round: 1,
     thorough_next: 0,
@@ -73,14 +73,16 @@ describe('progress', () => {
       trial(2, 'feasible', { throughput_per_gpu: 50, throughput_per_user: 20 }),
       trial(3, 'feasible', { throughput_per_gpu: 40, throughput_per_user: 5 }),
       trial(4, 'timed_out', null),
+      trial(5, 'feasible', { throughput_per_gpu: 100, throughput_per_user: 10 }, true), // a repeat of 1: not progress
     ],
   };
 
-  it('counts, best, Pareto front size and ETA from the average wave time', () => {
+  it('counts unique trials, best, Pareto front size, and the ETA from the replay time per unique feasible trial', () => {
     const p = branchProgress(plan, state, { waves: 2, wave_ms_total: 3000 }, { workflowId: 'w/branch-agg', status: 'running', continued_as_new: 1 });
     expect(p).toMatchObject({
-      trials_done: 4, trials_wanted: 6, feasible: 3, timed_out: 1, pareto_front_size: 2,
-      best: { objective: 'throughput_per_gpu', value: 100, trial: 1 }, avg_wave_seconds: 1.5, eta_seconds: 1.5, continued_as_new: 1,
+      trials_done: 4, trials_wanted: 6, trials_recorded: 5, feasible: 3, timed_out: 1, pareto_front_size: 2,
+      // 3 of 6 wanted unique feasible trials in 3 s of replays: 3 s to go.
+      best: { objective: 'throughput_per_gpu', value: 100, trial: 1 }, avg_wave_seconds: 1.5, eta_seconds: 3, continued_as_new: 1,
     });
     expect(branchProgress(plan, state, { waves: 0, wave_ms_total: 0 }, { workflowId: 'x', status: 'running', continued_as_new: 0 }).eta_seconds).toBeNull();
   });
@@ -88,7 +90,7 @@ describe('progress', () => {
   it('renders a plain line on change only, and a redrawn bar on a TTY', () => {
     const p = branchProgress(plan, state, { waves: 2, wave_ms_total: 3000 }, { workflowId: 'x', status: 'running', continued_as_new: 0 });
     const sweep = { phase: 'studying' as const, stop_requested: false, branches: [p] };
-    expect(progressLine(sweep)).toBe('studying · trials 4/6 · best agg throughput_per_gpu 100.0 (front 2) · ETA 2s');
+    expect(progressLine(sweep)).toBe('studying · trials 4/6 · best agg throughput_per_gpu 100.0 (front 2) · ETA 3s');
     const plain: string[] = [];
     const r = new ProgressReporter((s) => plain.push(s), false);
     r.update(sweep);

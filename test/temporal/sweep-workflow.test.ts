@@ -90,9 +90,10 @@ describe('sweep workflow', () => {
         .then(() => undefined, (e: unknown) => e),
     );
     expect(err).toBeInstanceOf(WorkflowFailedError);
-    // WorkflowFailedError → ActivityFailure → ApplicationFailure from the plan activity.
-    const appFailure = (err as WorkflowFailedError).cause?.cause;
+    // The plan activity's ApplicationFailure is the run's failure itself (not "Activity task failed").
+    const appFailure = (err as WorkflowFailedError).cause;
     expect(appFailure).toBeInstanceOf(ApplicationFailure);
+    expect((appFailure as ApplicationFailure).details?.[0]).toMatchObject({ exit_code: 2 });
     expect((appFailure as ApplicationFailure).type).toBe('ConfigInvalid');
     expect((appFailure as ApplicationFailure).nonRetryable).toBe(true);
     expect((appFailure as ApplicationFailure).message).toMatch(/bad\.yaml:\d+:\d+: search_space\.gpu_budget/);

@@ -11,7 +11,8 @@ import { createSpicaWorker, type SpicaWorker } from '../temporal/worker.js';
 import { asCliError } from '../sweeps/management-session.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
-import { resumeSource, startResumedSweep, sweepFailureError } from '../sweeps/sweep-resume.js';
+import { resumeSource, startResumedSweep } from '../sweeps/sweep-resume.js';
+import { sweepFailureError } from '../sweeps/sweep-failure.js';
 
 import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 const usage = `Usage: spica resume <workflow-id> [options]

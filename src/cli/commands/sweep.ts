@@ -5,7 +5,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import type { Command, CommandIo } from '../command.js';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import { loadConfigFile } from '../../config/load.js';
@@ -16,6 +15,7 @@ import { runLocalSweep } from '../../../activities/local-sweep.js';
 import type { SweepResult } from '../../search/sweepResult.js';
 import { writeResultFiles } from '../../results/files.js';
 import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
+import { sweepFailureError } from '../sweeps/sweep-failure.js';
 import { ProgressReporter } from '../temporal/sweep-progress.js';
 import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
@@ -170,15 +170,6 @@ async function startSweep(client: Client, config: SmartSearchConfig, args: Sweep
   throw new TemporalUnavailable(`no free workflow id after ${baseId}-9999`);
 }
 
-/** Maps a failed workflow to a clean error: config problems exit 2, the rest 3. */
-function workflowFailure(err: WorkflowFailedError, workflowId: string): Error {
-  const cause = err.cause;
-  if (cause instanceof ApplicationFailure && cause.nonRetryable && /Invalid|InputError|NoViable|NoPerfDatabase/.test(cause.type ?? '')) {
-    return new InputError(`sweep ${workflowId} failed: ${cause.message}`);
-  }
-  return new TemporalUnavailable(`sweep ${workflowId} failed: ${cause?.message ?? err.message}`);
-}
-
 export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
   const config = loadConfigFile(path.resolve(args.configPath));
   if (args.local) {
@@ -225,7 +216,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
     const result = await resolveSweepOutcome(outcome.result as SweepOutcome, handle.workflowId);
     return emitResult(result, args, io);
   } catch (err) {
-    if (err instanceof WorkflowFailedError) throw workflowFailure(err, workflowId);
+    if (err instanceof WorkflowFailedError) throw sweepFailureError(err, workflowId);
     // gRPC failures after connecting (server went away, permission denied, …) are Temporal failures.
     if (err instanceof ServiceError) throw new TemporalUnavailable(`Temporal call failed at ${address}: ${err.message}`);
     throw err;

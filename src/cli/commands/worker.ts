@@ -21,7 +21,9 @@ Options:
   --address HOST:PORT  Temporal frontend (default: TEMPORAL_ADDRESS, the temporal.toml profile, or temporal-dev.yaml)
   --namespace NAME     namespace (default: TEMPORAL_NAMESPACE, the profile, or 'default')
   --task-queue NAME    task queue to poll (default '${DEFAULT_TASK_QUEUE}')
-  --concurrency N      activity slots and replay worker threads (default: the machine's cores)
+  --concurrency N      activity slots and replay worker threads (default: the machine's cores);
+                       each replay of a wave is its own activity, so this worker takes at most N
+                       of them at a time and other workers on the queue take the rest
   --cache-dir DIR      persistent replay-result cache (default: SPICA_CACHE_DIR, else .spica/cache/)
 ${STORE_OPTION_USAGE}
 
@@ -29,7 +31,8 @@ Each replay runs on a worker thread; one past the sweep's max_eval_seconds is te
 becomes a timed_out trial; one over its heap cap (SPICA_REPLAY_HEAP_MB, default 4096) fails only
 that trial. Finished replays are cached by ReplaySpec hash + simulator version. Test hooks (only with SPICA_TEST_HOOKS=1): SPICA_TEST_HANG_MATCH=S makes
 every candidate whose canonical JSON contains S spin forever; SPICA_TEST_OOM_MATCH=S makes it
-exhaust its thread's heap.
+exhaust its thread's heap; SPICA_TEST_PAUSE_IN=plan,ask,materialize,replay,report makes this worker
+stop inside those activities (it prints "spica test hook: paused in <kind>") until it is killed.
 `;
 
 export interface WorkerRunOptions {

@@ -1,10 +1,11 @@
 // `spica result <id>`: the SweepResult of a completed sweep run. A result too big for a workflow
 // payload comes back as a reference into the result store and is read (and checksum-checked) here.
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import { SweepResultSchema, type SweepResult } from '../../search/sweepResult.js';
 import { readStoredResult } from '../../../activities/result-store.js';
 import { isStoredResult, type SweepOutcome } from '../../../workflows/sweep-types.js';
+import { sweepFailureError, resumeCanFix } from './sweep-failure.js';
 import { requireSweepType } from './sweep-status.js';
 
 /** Statuses a new run can pick up from (`spica resume`). */
@@ -45,16 +46,23 @@ export async function fetchSweepResult(client: Client, workflowId: string, opts:
   if (status === 'RUNNING' && !opts.wait) {
     throw new InputError(`sweep ${workflowId} is still running; \`spica status ${workflowId}\` shows its progress, \`spica result ${workflowId} --wait\` waits for it`);
   }
-  if (status !== 'RUNNING' && status !== 'COMPLETED') {
-    const hint = isResumable(status) ? `; \`spica resume ${workflowId}\` continues it without replaying finished trials` : '';
-    throw new TemporalUnavailable(`sweep ${workflowId} has no result: its run ended ${status}${hint}`);
-  }
   let outcome: SweepOutcome;
   try {
     outcome = await handle.result();
   } catch (err) {
-    // A run we waited on that failed/terminated meanwhile.
-    throw new TemporalUnavailable(`sweep ${workflowId} has no result: ${(err as Error).message}`);
+    // Failed, terminated, … (or failed meanwhile while we waited): say why, and suggest a resume
+    // only when one can help — a run that failed on bad input would fail the same way again.
+    throw noResultError(err, workflowId, status === 'RUNNING' ? (await handle.describe()).status.name : status);
   }
   return resolveSweepOutcome(outcome, workflowId);
+}
+
+function noResultError(err: unknown, workflowId: string, status: string): Error {
+  if (!resumeCanFix(err)) {
+    const failure = sweepFailureError(err, workflowId);
+    return new InputError(`${failure.message}; fix the input and start a new sweep (a resume would fail the same way)`);
+  }
+  const hint = isResumable(status) ? `; \`spica resume ${workflowId}\` continues it without replaying finished trials` : '';
+  const why = err instanceof WorkflowFailedError ? sweepFailureError(err, workflowId).message.replace(`sweep ${workflowId} failed: `, '') : (err as Error).message;
+  return new TemporalUnavailable(`sweep ${workflowId} has no result: its run ended ${status} (${why})${hint}`);
 }

@@ -3,8 +3,8 @@
 // and every finished replay sits in the persistent result cache (keyed by ReplaySpec hash +
 // simulator version), so the new run re-derives the same trials and the finished ones come from
 // the cache instead of being replayed.
-import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import type { SweepInput, SweepOutcome } from '../../../workflows/sweep-types.js';
 import { isResumable, RESUMABLE_STATUSES } from './sweep-outcome.js';
@@ -74,13 +74,4 @@ export async function startResumedSweep(
     }
   }
   throw new TemporalUnavailable(`no free resume id after ${resumeWorkflowId(base, 9999)}`);
-}
-
-/** A failed sweep run as a CLI error: config problems exit 2, anything else 3 (same rule as `spica sweep`). */
-export function sweepFailureError(err: WorkflowFailedError, workflowId: string): Error {
-  const cause = err.cause;
-  if (cause instanceof ApplicationFailure && cause.nonRetryable && /Invalid|InputError|NoViable|NoPerfDatabase/.test(cause.type ?? '')) {
-    return new InputError(`sweep ${workflowId} failed: ${cause.message}`);
-  }
-  return new TemporalUnavailable(`sweep ${workflowId} failed: ${cause?.message ?? err.message}`);
 }

@@ -20,13 +20,21 @@ export const DEFAULT_TASK_QUEUE = 'spica';
 
 let runtimeInstalled = false;
 
-/** Installs the SDK runtime with a logger at `level` (default WARN). Later calls are no-ops. */
+/**
+ * Installs the SDK runtime with a logger at `level` (default WARN) writing to stderr. The Rust core's
+ * own logs (payload-size warnings, …) are forwarded to that logger too: left to the core they print
+ * on stdout, ahead of a `--json` document. Later calls are no-ops.
+ */
 export function installQuietRuntime(level: LogLevel = 'WARN'): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    // Commands handle SIGINT/SIGTERM themselves (stop worker, then the embedded server, in order).
-    Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [] });
+    Runtime.install({
+      logger: new DefaultLogger(level),
+      telemetryOptions: { logging: { forward: {}, filter: { core: level, other: level } } },
+      // Commands handle SIGINT/SIGTERM themselves (stop worker, then the embedded server, in order).
+      shutdownSignals: [],
+    });
   } catch {
     // Already installed by someone else in this process (e.g. a test helper): keep theirs.
   }

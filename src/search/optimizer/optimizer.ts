@@ -81,6 +81,13 @@ export interface Optimizer {
   ask(n: number): Point[];
   tell(trials: Trial[]): void;
   state(): OptimizerState;
+  /**
+   * Takes over the result of an ask run elsewhere on this optimizer's state (a Temporal local
+   * activity): everything but the told trials, which an ask never changes. Leaves this optimizer
+   * exactly as `restoreOptimizer({ ...state(), ...asked })` would be, without rebuilding it from its
+   * trials each round.
+   */
+  adoptAsk(asked: Omit<OptimizerState, 'trials'>): void;
 }
 
 /** Everything the ask strategies need besides the serializable state. */
@@ -196,6 +203,17 @@ class SeededOptimizer implements Optimizer {
 
   state(): OptimizerState {
     return JSON.parse(JSON.stringify(this.ctx.state)) as OptimizerState;
+  }
+
+  adoptAsk(asked: Omit<OptimizerState, 'trials'>): void {
+    const s = this.ctx.state as unknown as Record<string, unknown>;
+    const next = JSON.parse(JSON.stringify(asked)) as Record<string, unknown>;
+    // In place, so the key order (and with it the serialized state) matches the restored one.
+    for (const k of Object.keys(s)) if (k !== 'trials' && !(k in next)) delete s[k];
+    for (const [k, v] of Object.entries(next)) if (k !== 'trials') s[k] = v;
+    this.ctx.rng = Prng.fromState(this.ctx.state.rng);
+    // An ask only adds pending points (its queue and Halton cursors are state): they are now seen.
+    for (const p of this.ctx.state.pending) this.ctx.seen.add(this.ctx.memo.key(p));
   }
 }
 

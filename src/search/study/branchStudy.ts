@@ -18,9 +18,10 @@ export interface StudyPorts {
   /**
    * Optional: runs one optimizer ask elsewhere (a Temporal local activity, whose recorded result a
    * replay reads instead of refitting the GP). Must equal `restoreOptimizer(state).ask(n)` and the
-   * optimizer's state after it; absent, the loop asks in-process.
+   * optimizer's state after it, without the told trials (an ask never changes them); the loop's
+   * optimizer adopts that state and is carried on, not rebuilt. Absent, the loop asks in-process.
    */
-  ask?(state: OptimizerState, n: number): Promise<{ points: Point[]; state: OptimizerState }>;
+  ask?(state: OptimizerState, n: number): Promise<{ points: Point[]; state: Omit<OptimizerState, 'trials'> }>;
   /**
    * Optional, with `recall`: takes each finished round's trials out of memory (the Temporal branch
    * writes them to the store in chunks, so no payload or carried state grows with the trial count).
@@ -149,11 +150,13 @@ async function evaluatePoints(
   hooks: StudyHooks,
 ): Promise<TrialRecord[]> {
   const mats = await ports.materialize(points);
+  // The run-local memo: a repeat is answered by the earlier trial of its key — never by a timed-out
+  // one (CLARIFICATIONS E: timed_out results are never cached; a repeat replays again).
   const earlier = new Map<string, TrialRecord>();
-  for (const t of state.trials) if (t.key && !t.cache_hit && !earlier.has(t.key)) earlier.set(t.key, t);
+  for (const t of state.trials) if (t.key && !t.cache_hit && t.status !== 'timed_out' && !earlier.has(t.key)) earlier.set(t.key, t);
   if (ports.recall && (state.stored_trials ?? 0) > 0) {
     const unknown = [...new Set(mats.filter((m) => !m.rejection && m.key && !earlier.has(m.key)).map((m) => m.key))];
-    if (unknown.length > 0) for (const t of await ports.recall(unknown)) earlier.set(t.key, t);
+    if (unknown.length > 0) for (const t of await ports.recall(unknown)) if (t.status !== 'timed_out') earlier.set(t.key, t);
   }
 
   // Which distinct keys need a replay, in first-seen order (so results never depend on completion order).
@@ -262,7 +265,7 @@ export async function runBranchStudy(
     if (!opt) return [];
     if (!ports.ask) return opt.ask(n);
     const asked = await ports.ask(opt.state(), n);
-    opt = restoreOptimizer(asked.state);
+    opt.adoptAsk(asked.state);
     return asked.points;
   };
   const successKeys = new Set(state.trials.filter(isFeasible).map((t) => t.key));
