@@ -1,33 +1,30 @@
-// Temporal overhead of the durable sweep (issue 8; CLARIFICATIONS §E: replays of about 1 s each).
-// (a) The same sweep — one agg branch, ~64 trials, parallel_evals 2 — through `runSweepLocal` with a
-//     local evaluator that runs each wave's replays concurrently on the same 2-thread ReplayPool
-//     (baseline), and as the `sweep` workflow on a bench-local dev server with an in-process worker
-//     (2 activity slots, same pool, fresh result cache). Prints both wall times and the ratio
-//     (target ≤ 1.15). Bundling and thread boot happen before timing.
+// Temporal costs and scale-out of the durable sweep (issues 8, 15; CLARIFICATIONS §E: replays of about
+// 1 s each). Every figure comes with its baseline measured in the same run, wall and CPU time.
+// (a) Temporal vs --local: `spica sweep <config> --json` as a user runs it (its own in-process worker,
+//     against a dev server that is already running) vs `spica sweep <config> --local --json`, same
+//     config, fresh caches, both as processes: the examples and a ≥ 256-replay sweep. Target ≤ 1.2×.
+// (c) Scale-out: the same ~64-replay sweep driven by two `spica worker --concurrency 1` processes vs
+//     one: wall ratio (target ≤ 0.6 on 2 cores) and each worker's share of the replays (target ≥ 40 %).
 // (b) Crash pick-up of a long branch: a `spica worker` child process drives a branch to ~500 finished
 //     trials (cheap replays), is SIGKILLed, and a fresh in-process worker takes over. Prints the time
 //     until the fresh worker answers a progress query (full history replay, no sticky cache) and until
 //     the branch records its next trial, against the query latency on the warm worker before the crash.
+// BENCH_TEMPORAL_ONLY=overhead,scaleout,pickup picks parts.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { localEvaluator } from '../activities/local-sweep.js';
-import { configureReplayPool, replayPool } from '../activities/replay-pool.js';
-import { traceInputsFor } from '../activities/sweep-inputs.js';
+import { replayPool } from '../activities/replay-pool.js';
 import { provisionTemporalCli } from '../src/cli/temporal/cli-binary.js';
 import { loadDevServerConfig } from '../src/cli/temporal/dev-config.js';
 import { startDevServer } from '../src/cli/temporal/dev-server.js';
 import { freePort } from '../src/cli/temporal/free-port.js';
 import { createSpicaWorker, spicaWorkflowBundle } from '../src/cli/temporal/worker.js';
-import type { SmartSearchConfig } from '../src/config/schema.js';
 import { parseConfigText } from '../src/config/load.js';
-import { runSweepLocal, type CandidateEvaluator } from '../src/search/runSweepLocal.js';
 import type { SweepResult } from '../src/search/sweepResult.js';
-import type { EvalOutcome } from '../src/search/trial.js';
 import { branchProgressQuery } from '../workflows/messages.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../workflows/sweep.js';
 
@@ -57,29 +54,16 @@ sweep:
 const SECOND_WORKLOAD = { isl: 4096, osl: 1024, concurrency: 48, ratio: 45 };
 // ~0.1 s per replay.
 const CHEAP_WORKLOAD = { isl: 128, osl: 64, concurrency: 4, ratio: 4 };
-// The optimizer's initial design adds a few trials: 28 rounds of 2 land at ~64 trials.
-const OVERHEAD_ROUNDS = 28;
+// The optimizer's initial design adds a few trials: 32 rounds of 2 land at ~64+ replays.
+const SCALE_OUT_ROUNDS = 32;
+// ≥ 256 replays of ~1 s.
+const OVERHEAD_256_ROUNDS = 128;
+const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
 const PICKUP_TRIALS = 500;
 
 const strip = (r: SweepResult) => JSON.stringify({ ...r, sweep_id: null, counts: { ...r.counts, cache_hits: 0 } });
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** runSweepLocal's evaluator, but each wave's replays run concurrently on the shared replay pool. */
-function pooledEvaluator(config: SmartSearchConfig, traceSha256: string | null, replayMs: number[]): CandidateEvaluator {
-  return {
-    ...localEvaluator(config, traceSha256),
-    evaluate: (candidates) =>
-      Promise.all(
-        candidates.map(async (m): Promise<EvalOutcome> => {
-          const start = performance.now();
-          const o = await replayPool().run({ ctx: { config, traceSha256 }, candidate: m, timeoutSeconds: config.sweep.max_eval_seconds });
-          if (!m.rejection) replayMs.push(performance.now() - start);
-          return o;
-        }),
-      ),
-  };
-}
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 
@@ -102,46 +86,137 @@ async function trialsDone(handle: WorkflowHandle<typeof sweep>): Promise<number>
   return p.branches.reduce((n, b) => n + b.trials_done, 0);
 }
 
-async function overhead(client: Client, address: string, namespace: string): Promise<void> {
-  const config = parseConfigText(configYaml(SECOND_WORKLOAD, OVERHEAD_ROUNDS));
-  const trace = traceInputsFor(config);
-  configureReplayPool({ size: POOL });
-  const pool = replayPool();
-  pool.prewarm();
-  while (pool.stats().threads < POOL) await sleep(50);
+interface Timed {
+  wallMs: number;
+  /** User + system CPU of the process and all its threads; null when /usr/bin/time is missing. */
+  cpuMs: number | null;
+  stdout: string;
+}
 
-  const replayMs: number[] = [];
-  let t0 = performance.now();
-  const local = await runSweepLocal(config, { evaluator: pooledEvaluator(config, trace.traceSha256, replayMs), traceRequests: trace.traceRequests });
-  const localMs = performance.now() - t0;
+const TIME_BIN = '/usr/bin/time';
 
-  process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cache-'));
-  const taskQueue = 'bench-overhead';
-  const spica = await createSpicaWorker({ address, namespace, taskQueue, concurrency: POOL });
-  try {
-    const durable = await spica.worker.runUntil(async () => {
-      // Warm-up outside the timing: a tiny sweep runs the first workflow tasks and activities.
-      await client.workflow.execute<typeof sweep>('sweep', {
-        workflowId: 'bench-warmup', taskQueue, args: [parseConfigText(configYaml(CHEAP_WORKLOAD, 1))],
-      });
-      const start = performance.now();
-      const result = (await client.workflow.execute<typeof sweep>('sweep', { workflowId: 'bench-overhead', taskQueue, args: [config] })) as SweepResult;
-      const ms = performance.now() - start;
-      // The same sweep again: every replay is a persistent-cache hit, so this is orchestration alone.
-      const warmStart = performance.now();
-      const warm = (await client.workflow.execute<typeof sweep>('sweep', { workflowId: 'bench-overhead-warm', taskQueue, args: [config] })) as SweepResult;
-      return { ms, result, warmMs: performance.now() - warmStart, warmHits: warm.counts.cache_hits };
-    });
-    if (strip(durable.result) !== strip(local)) throw new Error('the workflow result differs from runSweepLocal');
-    const meanReplay = replayMs.reduce((a, b) => a + b, 0) / Math.max(1, replayMs.length);
-    console.log(`(a) ${local.counts.evaluated} trials, parallel_evals 2, ${POOL} replay threads; replay ~${secs(meanReplay)} each (mean of ${replayMs.length}, 2 concurrent)`);
-    console.log(`    runSweepLocal, pooled evaluator (baseline): ${secs(localMs)}`);
-    console.log(`    sweep workflow, fresh cache:                ${secs(durable.ms)}`);
-    console.log(`    ratio workflow / runSweepLocal:             ${(durable.ms / localMs).toFixed(3)}× (target ≤ 1.15)`);
-    console.log(`    sweep workflow, warm cache (no replay):     ${secs(durable.warmMs)} = ${(durable.warmMs / local.counts.evaluated).toFixed(0)} ms orchestration per trial (${durable.warmHits} cache hits)`);
-  } finally {
-    await spica.close();
+/** Runs `spica <args>` as a process under /usr/bin/time (wall and CPU of that process). */
+async function timedSpica(args: string[], env: Record<string, string>): Promise<Timed> {
+  const timeFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'spica-bench-time-')), 'time');
+  const useTime = existsSync(TIME_BIN);
+  const argv = [path.join(ROOT, 'bin/spica.js'), ...args];
+  const start = performance.now();
+  const child = useTime
+    ? spawn(TIME_BIN, ['-f', '%e %U %S', '-o', timeFile, process.execPath, ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  const wallMs = performance.now() - start;
+  if (code !== 0 && code !== 1) throw new Error(`spica ${args.join(' ')} exited ${code}:\n${stderr}`);
+  let cpuMs: number | null = null;
+  if (useTime) {
+    const [, user, sys] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-3).map(Number);
+    cpuMs = (user + sys) * 1000;
   }
+  return { wallMs, cpuMs, stdout };
+}
+
+const cpu = (ms: number | null) => (ms === null ? 'n/a' : secs(ms));
+const ratio = (a: number | null, b: number | null) => (a === null || b === null ? 'n/a' : `${(a / b).toFixed(2)}×`);
+
+async function overhead(address: string, namespace: string): Promise<void> {
+  const bigConfig = path.join(mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cfg-')), 'sweep-256.yaml');
+  writeFileSync(bigConfig, configYaml(SECOND_WORKLOAD, OVERHEAD_256_ROUNDS));
+  const cases = [
+    { name: 'examples/dense-agg-throughput.yaml', file: path.join(ROOT, 'examples/dense-agg-throughput.yaml') },
+    { name: 'examples/moe-disagg-pareto.yaml', file: path.join(ROOT, 'examples/moe-disagg-pareto.yaml') },
+    { name: `~1 s replays, ${OVERHEAD_256_ROUNDS} rounds of 2`, file: bigConfig },
+  ];
+  console.log('(a) Temporal (`spica sweep --json`, in-process worker, server already running) vs `spica sweep --local --json`; fresh caches, processes timed whole');
+  let n = 0;
+  for (const c of cases) {
+    const fresh = () => ({ SPICA_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cache-')), SPICA_RESULT_STORE: mkdtempSync(path.join(os.tmpdir(), 'spica-bench-results-')) });
+    const local = await timedSpica(['sweep', c.file, '--local', '--json'], fresh());
+    const durable = await timedSpica(['sweep', c.file, '--json', '--address', address, '--namespace', namespace, '--task-queue', `bench-overhead-${n++}`], fresh());
+    const a = JSON.parse(local.stdout) as SweepResult;
+    const b = JSON.parse(durable.stdout) as SweepResult;
+    if (strip(a) !== strip(b)) throw new Error(`${c.name}: the Temporal result differs from --local`);
+    const replays = a.candidates.filter((x) => !x.cache_hit).length;
+    console.log(`    ${c.name}: ${a.counts.evaluated} trials, ${replays} replays`);
+    console.log(`      --local:   wall ${secs(local.wallMs)}, CPU ${cpu(local.cpuMs)}`);
+    console.log(`      Temporal:  wall ${secs(durable.wallMs)}, CPU ${cpu(durable.cpuMs)}`);
+    console.log(`      ratio Temporal / --local: wall ${ratio(durable.wallMs, local.wallMs)} (target ≤ 1.2), CPU ${ratio(durable.cpuMs, local.cpuMs)}`);
+  }
+}
+
+/** CPU time (user + system, all threads) of a live process, from /proc; null elsewhere. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** A `spica worker` process; resolves once it polls. */
+async function workerProcess(address: string, namespace: string, taskQueue: string, concurrency: number) {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cache-'));
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/spica.js'), 'worker', '--address', address, '--namespace', namespace, '--task-queue', taskQueue, '--concurrency', String(concurrency), '--cache-dir', cacheDir],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  for (let i = 0; !stderr.includes('worker polling task queue'); i++) {
+    if (child.exitCode !== null || i > 1200) throw new Error(`spica worker did not start:\n${stderr}`);
+    await sleep(100);
+  }
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { pid: child.pid!, stop };
+}
+
+async function scaleOut(client: Client, address: string, namespace: string): Promise<void> {
+  const config = parseConfigText(configYaml(SECOND_WORKLOAD, SCALE_OUT_ROUNDS));
+  const runWith = async (workers: number) => {
+    const taskQueue = `bench-scale-${workers}`;
+    const procs = await Promise.all(Array.from({ length: workers }, () => workerProcess(address, namespace, taskQueue, 1)));
+    try {
+      const cpu0 = procs.map((p) => processCpuMs(p.pid));
+      const start = performance.now();
+      const workflowId = `bench-scale-${workers}-${Date.now()}`;
+      const result = (await client.workflow.execute<typeof sweep>('sweep', { workflowId, taskQueue, args: [config] })) as SweepResult;
+      const wallMs = performance.now() - start;
+      const cpuMs = procs.map((p, i) => {
+        const now = processCpuMs(p.pid);
+        return now === null || cpu0[i] === null ? null : now - cpu0[i]!;
+      });
+      const events = (await client.workflow.getHandle(branchWorkflowId(workflowId, 'agg')).fetchHistory()).events ?? [];
+      const replays = procs.map(
+        (p) => events.filter((e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.identity ?? '').startsWith(`${p.pid}@`)).length,
+      );
+      const replayStarts = events.filter((e) => e.activityTaskStartedEventAttributes).length;
+      return { result, wallMs, cpuMs, replays, replayStarts, events: events.length };
+    } finally {
+      await Promise.all(procs.map((p) => p.stop()));
+    }
+  };
+  const one = await runWith(1);
+  const two = await runWith(2);
+  if (strip(one.result) !== strip(two.result)) throw new Error('the two-worker result differs from the one-worker result');
+  const replayed = one.result.candidates.filter((c) => !c.cache_hit).length;
+  const sum = (xs: (number | null)[]) => (xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0));
+  console.log(`(c) scale-out: ${one.result.counts.evaluated} trials, ${replayed} replays (~1 s each), parallel_evals 2; \`spica worker --concurrency 1\` processes`);
+  console.log(`    one worker:   wall ${secs(one.wallMs)}, worker CPU ${cpu(sum(one.cpuMs))}`);
+  console.log(`    two workers:  wall ${secs(two.wallMs)}, worker CPU ${cpu(sum(two.cpuMs))} (${two.cpuMs.map(cpu).join(' + ')})`);
+  console.log(`    ratio two / one: wall ${(two.wallMs / one.wallMs).toFixed(2)} (target ≤ 0.6), CPU ${ratio(sum(two.cpuMs), sum(one.cpuMs))}`);
+  // Activity starts per worker (replays, plus the few materialize activities: the branch's history).
+  const shares = two.replays.map((r) => (100 * r) / Math.max(1, two.replayStarts));
+  console.log(`    activities run per worker (branch history): ${two.replays.join(' / ')} of ${two.replayStarts} = ${shares.map((x) => `${x.toFixed(0)} %`).join(' / ')} (target ≥ 40 % each)`);
+  console.log(`    branch history: ${(one.events / one.result.counts.evaluated).toFixed(1)} events per trial`);
 }
 
 async function pickup(client: Client, address: string, namespace: string): Promise<void> {
@@ -221,10 +296,10 @@ export async function run(): Promise<void> {
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: server.namespace });
   try {
-    // BENCH_TEMPORAL_ONLY=overhead|pickup runs one part.
-    const only = process.env.BENCH_TEMPORAL_ONLY;
-    if (only !== 'pickup') await overhead(client, server.address, server.namespace);
-    if (only !== 'overhead') await pickup(client, server.address, server.namespace);
+    const only = (process.env.BENCH_TEMPORAL_ONLY ?? 'overhead,scaleout,pickup').split(',');
+    if (only.includes('overhead')) await overhead(server.address, server.namespace);
+    if (only.includes('scaleout')) await scaleOut(client, server.address, server.namespace);
+    if (only.includes('pickup')) await pickup(client, server.address, server.namespace);
   } finally {
     await replayPool().close();
     await connection.close();
