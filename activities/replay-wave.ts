@@ -1,5 +1,6 @@
-// `replayWave` activity (histories recorded before `replayCandidate`): one wave (≤ parallel_evals
-// candidates) of a branch study on one worker. Answers what the
+// `replayWave` activity: a chunk of a branch wave on one worker — quick replays grouped so their
+// orchestration does not dominate (workflows/replay-units.ts), or a whole wave in histories recorded
+// before `replayCandidate`. Answers what the
 // persistent cache already holds, runs the rest on the worker-thread pool (bounded by
 // max_eval_seconds each), heartbeats while waiting, stores cacheable outcomes. Outcomes come back in
 // input order; a replay failure is an outcome, never an activity failure.

@@ -25,6 +25,7 @@ import { addToTally, branchProgress, emptyTally, trialViews, type TrialTally } f
 import { compactState, compactTrial, scoringMetricKeys } from './compact-trial.js';
 import type { EvalOutcome } from '../src/search/trial.js';
 import { rethrowInputFailure } from './input-failure.js';
+import { replayUnits } from './replay-units.js';
 import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
 import type { BranchStatus, BranchStudyInput, BranchStudyResult, TrialView } from './sweep-types.js';
 
@@ -46,7 +47,8 @@ const { materializeCandidates } = proxyActivities<typeof activities>({
   retry: { maximumAttempts: 5, initialInterval: '1 second' },
 });
 
-// Before the per-candidate activities: a wave was one activity on one worker (histories recorded then replay this).
+// A chunk of a wave on one worker: a whole wave in histories recorded before replayCandidate, a chunk of
+// quick replays since (replay-units.ts).
 const { replayWave } = proxyActivities<typeof activities>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '20 seconds',
@@ -55,7 +57,7 @@ const { replayWave } = proxyActivities<typeof activities>({
 
 // One replay (bounded by max_eval_seconds in the pool); heartbeats every 5 s prove the worker is alive,
 // so a lost (e.g. SIGKILLed) worker's replays are retried elsewhere within 20 s
-// (test/temporal/faults.test.ts, scale-out.test.ts).
+// (test/temporal/faults.test.ts).
 const { replayCandidate } = proxyActivities<typeof activities>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '20 seconds',
@@ -129,6 +131,8 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     );
   };
 
+  /** Wall time per candidate of the last wave (workflow time), to size the next wave's replay units. */
+  let msPerCandidate: number | null = null;
   const ports: StudyPorts = {
     materialize: async (points) => {
       report();
@@ -139,9 +143,18 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       let outcomes: EvalOutcome[];
       if (patched(REPLAY_PER_CANDIDATE_PATCH)) {
         // Scheduled together, awaited in ask order: the outcome never depends on completion order.
-        const done = await Promise.all(candidates.map((candidate) => replayCandidate({ context, candidate })));
-        outcomes = done.map((d) => d.outcome);
-        persistentHits += done.filter((d) => d.cache_hit).length;
+        // One activity per candidate, or chunks (replayWave) when replays are quick (replay-units.ts).
+        const units = replayUnits(candidates, msPerCandidate);
+        const done = await Promise.all(
+          units.map((unit) =>
+            unit.length === 1
+              ? replayCandidate({ context, candidate: unit[0] }).then((d) => ({ outcomes: [d.outcome], cache_hits: d.cache_hit ? 1 : 0 }))
+              : replayWave({ context, candidates: unit }),
+          ),
+        );
+        outcomes = done.flatMap((d) => d.outcomes);
+        persistentHits += done.reduce((n, d) => n + d.cache_hits, 0);
+        msPerCandidate = (Date.now() - started) / Math.max(1, candidates.length);
       } else {
         const wave = await replayWave({ context, candidates });
         outcomes = wave.outcomes;

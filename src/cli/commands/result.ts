@@ -16,8 +16,9 @@ SweepResult JSON with --json, and result.json, candidates.csv, report.html with 
 Results too big for a workflow payload are read from the store the workflow points to (the
 local .spica/ directory of the reporting machine, or the shared PostgreSQL store).
 
-Exit codes: 0 ok; 1 no candidate is feasible; 2 unknown id or the run is still running;
-3 the run failed/was terminated (see \`spica resume\`) or the server is unreachable.
+Exit codes: 0 ok; 1 no candidate is feasible; 2 unknown id, the run is still running, or it failed
+on bad input (the reason with file:line: fix it and sweep again, a resume would fail the same way);
+3 the run failed otherwise or was terminated (see \`spica resume\`), or the server is unreachable.
 
 Options:
   --address HOST:PORT  Temporal frontend (default: TEMPORAL_ADDRESS, the temporal.toml profile,
