@@ -3,6 +3,7 @@
 // feasibility GP down-weighting regions where trials failed.
 import { paretoFrontIndices } from '../pareto.js';
 import { selectBatch } from './acquisition.js';
+import { basinIndex } from './basins.js';
 import { generateCandidates } from './candidates.js';
 import { coordinateNeighbourhood } from './neighbourhood.js';
 import { FantasyBelief } from './fantasy.js';
@@ -115,6 +116,7 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
     exclude: ctx.seen,
     near: [...s.trials.flatMap((t) => (t.o ? [t.p, t.o] : [t.p])), ...s.pending],
     memo,
+    basins: basinIndex(memo, s.trials),
   });
   s.candidates += haltonUsed;
   if (points.length === 0) return [];

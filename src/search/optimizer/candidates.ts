@@ -6,6 +6,7 @@ import type { Prng } from './prng.js';
 import { finiteSize, pointKey, type Point, type SpaceCodec } from './space.js';
 import { coordinateNeighbourhood } from './neighbourhood.js';
 import { PointMemo } from './point-memo.js';
+import type { BasinIndex } from './basins.js';
 import { enumerateSpace } from './thorough.js';
 
 export interface CandidateRequest {
@@ -27,6 +28,8 @@ export interface CandidateRequest {
   near?: readonly Point[];
   /** Keys and encodings of the (long-lived) `near` points, kept across asks by the caller. */
   memo?: PointMemo;
+  /** Where an ask would most likely be projected onto an evaluated point: not proposed (see basins.ts). */
+  basins?: BasinIndex;
 }
 
 /** Continuous-coordinate distance (unit space, per dimension) under which a candidate counts as near. */
@@ -87,7 +90,7 @@ export function generateCandidates(req: CandidateRequest): { points: Point[]; ke
   if (size <= budget) {
     for (const p of enumerateSpace(space)) {
       const k = pointKey(space, p);
-      if (exclude.has(k)) continue;
+      if (exclude.has(k) || req.basins?.test(p)) continue;
       points.push(p);
       keys.push(k);
     }
@@ -97,7 +100,7 @@ export function generateCandidates(req: CandidateRequest): { points: Point[]; ke
   const near = nearIndex(req.memo ?? new PointMemo(codec), req.near ?? []);
   const add = (p: Point): void => {
     const k = pointKey(space, p);
-    if (exclude.has(k) || taken.has(k) || near.test(p)) return;
+    if (exclude.has(k) || taken.has(k) || near.test(p) || req.basins?.test(p)) return;
     taken.add(k);
     points.push(p);
     keys.push(k);
