@@ -24,6 +24,7 @@ import { startDevServer } from '../src/cli/temporal/dev-server.js';
 import { freePort } from '../src/cli/temporal/free-port.js';
 import { createSpicaWorker, spicaWorkflowBundle } from '../src/cli/temporal/worker.js';
 import { parseConfigText } from '../src/config/load.js';
+import { canonicalJson } from '../src/config/canonical-json.js';
 import type { SweepResult } from '../src/search/sweepResult.js';
 import { branchProgressQuery } from '../workflows/messages.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../workflows/sweep.js';
@@ -61,7 +62,8 @@ const OVERHEAD_256_ROUNDS = 128;
 const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
 const PICKUP_TRIALS = 500;
 
-const strip = (r: SweepResult) => JSON.stringify({ ...r, sweep_id: null, counts: { ...r.counts, cache_hits: 0 } });
+// Key order is not part of a result (the Temporal path re-assembles objects): compare canonically.
+const strip = (r: SweepResult) => canonicalJson({ ...r, sweep_id: null, counts: { ...r.counts, cache_hits: 0 } });
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
