@@ -220,7 +220,7 @@ describe('resume', () => {
   it('a terminated sweep finishes in <id>-resume-1 without replaying finished trials, with the uninterrupted result', async () => {
     const cache = freshCacheDir();
     const queue = uniqueTaskQueue('resume');
-    const id = `killed-${queue}`;
+    const id = `killed-${queue}-run`; // never ends in -resume-<digits> (resumeBaseId would strip it)
     // Round 2's first candidate hangs, so the run is caught mid-way with round 1 and the other round-2 replay done.
     const victim = reference.candidates.find((c) => c.round === 2)!;
     const replayable = reference.candidates.filter((c) => c.metrics !== null).length;
