@@ -4,7 +4,7 @@
 // first writer of a key wins; replays are deterministic so later writers bring the same value), and
 // blobs keyed by (kind, name), upserted whole in one statement (readers see old or new, never half).
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { EvalOutcome } from '../search/trial.js';
 import {
   checkSpecHash,
@@ -54,15 +54,23 @@ export function redactUrl(url: string): string {
 
 export class PostgresStore implements SpicaStore {
   readonly kind = 'postgresql' as const;
-  private readonly pool: pg.Pool;
+  private poolPromise: Promise<pg.Pool> | null = null;
   private ready: Promise<void> | null = null;
   private readonly shownUrl: string;
 
   constructor(readonly url: string) {
     this.shownUrl = redactUrl(url);
-    // Idle clients close quickly and never keep a CLI process alive.
-    this.pool = new pg.Pool({ connectionString: url, max: 4, idleTimeoutMillis: 2_000, allowExitOnIdle: true });
-    this.pool.on('error', () => undefined); // an idle client's broken socket is replaced on next use
+  }
+
+  /** The client is loaded on first use: a process on the directory store never loads `pg`. */
+  private pool(): Promise<pg.Pool> {
+    this.poolPromise ??= import('pg').then(({ default: pgModule }) => {
+      // Idle clients close quickly and never keep a CLI process alive.
+      const pool = new pgModule.Pool({ connectionString: this.url, max: 4, idleTimeoutMillis: 2_000, allowExitOnIdle: true });
+      pool.on('error', () => undefined); // an idle client's broken socket is replaced on next use
+      return pool;
+    });
+    return this.poolPromise;
   }
 
   describe(): string {
@@ -71,7 +79,7 @@ export class PostgresStore implements SpicaStore {
 
   private schema(): Promise<void> {
     this.ready ??= (async () => {
-      const client = await this.pool.connect();
+      const client = await (await this.pool()).connect();
       try {
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
@@ -92,7 +100,7 @@ export class PostgresStore implements SpicaStore {
 
   private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     await this.schema();
-    return this.pool.query<R>(text, values);
+    return (await this.pool()).query<R>(text, values);
   }
 
   async getReplay(version: string, specHash: string): Promise<EvalOutcome | null> {
@@ -144,6 +152,8 @@ export class PostgresStore implements SpicaStore {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    const pool = this.poolPromise;
+    this.poolPromise = null;
+    if (pool) await (await pool).end();
   }
 }
