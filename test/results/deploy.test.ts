@@ -4,19 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { main } from '../../src/cli/main.js';
 import type { CandidateRow, SweepResult } from '../../src/search/sweepResult.js';
 import { makeSweepResult } from './fixture.js';
+import { flags, spica } from './deploy-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'spica-deploy-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function spica(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false });
-  return { code, stdout, stderr };
-}
 
 function writeResult(name: string, result: unknown): string {
   const path = join(root, name);
@@ -24,19 +18,6 @@ function writeResult(name: string, result: unknown): string {
   return path;
 }
 
-/** `--flag value` / bare `--flag` → map (values never start with "--"). */
-function flags(args: string[]): Map<string, string | true> {
-  const m = new Map<string, string | true>();
-  for (let i = 0; i < args.length; i++) {
-    expect(args[i].startsWith('--'), `token ${args[i]} in ${args.join(' ')}`).toBe(true);
-    const next = args[i + 1];
-    if (next !== undefined && !next.startsWith('--')) {
-      m.set(args[i], next);
-      i++;
-    } else m.set(args[i], true);
-  }
-  return m;
-}
 
 /** A fake `python3` that records its argv (one file per module), to check the scripts' shell quoting. */
 const fakeBin = join(root, 'bin');

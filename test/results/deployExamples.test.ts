@@ -7,21 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { replaySpecFor } from '../../activities/evaluate.js';
-import { main } from '../../src/cli/main.js';
 import { loadConfigFile } from '../../src/config/load.js';
 import { readSweepResult } from '../../src/results/readResult.js';
 import { deploymentRecordOf } from '../../src/search/deploymentRecord.js';
+import { spica } from './deploy-harness.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'spica-deploy-examples-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function spica(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false });
-  return { code, stdout, stderr };
-}
 
 describe('deploy every feasible candidate of every example', () => {
   const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.yaml'));

@@ -17,6 +17,7 @@ import { writeDeploymentFiles } from '../../src/results/deploy/writeDeployment.j
 import { readUnflagged } from '../../src/results/deploy/unflagged.js';
 import { deploymentRecordOf, sweptReplaySpec } from '../../src/search/deploymentRecord.js';
 import { candidateId, SweepResultSchema, type CandidateRow, type SweepResult } from '../../src/search/sweepResult.js';
+import { flags } from './deploy-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'spica-roundtrip-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -104,19 +105,6 @@ const CASES: Case[] = [
   },
 ];
 
-/** `--flag value` / bare `--flag` → map (values never start with "--"). */
-function flags(args: string[]): Map<string, string | true> {
-  const m = new Map<string, string | true>();
-  for (let i = 0; i < args.length; i++) {
-    expect(args[i].startsWith('--'), `token ${args[i]} in ${args.join(' ')}`).toBe(true);
-    const next = args[i + 1];
-    if (next !== undefined && !next.startsWith('--')) {
-      m.set(args[i], next);
-      i++;
-    } else m.set(args[i], true);
-  }
-  return m;
-}
 
 interface ReadWorker {
   group: { tp: number; pp: number; attention_dp: number; moe_tp: number; moe_ep: number; replicas: number };
