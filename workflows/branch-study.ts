@@ -39,6 +39,24 @@ const { storeTrialChunk, recallTrials } = proxyActivities<typeof activities>({
 export const TRIALS_IN_STORE_PATCH = 'trial-chunks-in-store';
 /** At most this many trial views travel per progress signal (the parent keeps a recent window). */
 export const MAX_VIEWS_PER_SIGNAL = 64;
+/**
+ * Histories recorded before materialize calls, trial chunks and replay units were capped replay with
+ * one materialize call per ask and one chunk per round, whatever their size.
+ */
+export const BOUNDED_PIECES_PATCH = 'bounded-materialize-chunks-units';
+/** Points per `materializeCandidates` call (~0.9 KB per candidate out: ≤ ~60 KB per result). */
+export const MAX_MATERIALIZE_POINTS = 64;
+/** Trials per stored chunk (~300 B each compact: ≤ ~80 KB per `storeTrialChunk` input). */
+export const MAX_CHUNK_TRIALS = 256;
+/** Candidates per `replayWave` unit (~3.5 KB each in: ≤ ~112 KB per input). */
+export const MAX_UNIT_CANDIDATES = 32;
+
+/** `items` in consecutive pieces of at most `size`. */
+function pieces<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
 
 // Milliseconds of CPU (a cached plan) or well under a second (a worker's first plan of this config):
 // a short timeout instead of a heartbeat, so a lost worker costs at most this before the retry.
@@ -104,6 +122,8 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   let chunks = carry?.chunks ?? 0;
   /** Views of stored trials not yet sent to the parent (the loop no longer holds them). */
   let unsentViews: TrialView[] = [];
+  // Payloads bounded by constants, not by the round size (candidates_per_round, parallel_evals).
+  const bounded = patched(BOUNDED_PIECES_PATCH);
 
   const progress = () => branchProgress(plan, current, clock, { workflowId, status, continued_as_new: continuedAsNew }, tally);
   setHandler(branchProgressQuery, progress);
@@ -136,7 +156,10 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   const ports: StudyPorts = {
     materialize: async (points) => {
       report();
-      return points.length === 0 ? [] : materializeCandidates({ context, points });
+      if (points.length === 0) return [];
+      if (!bounded) return materializeCandidates({ context, points });
+      const done = await Promise.all(pieces(points, MAX_MATERIALIZE_POINTS).map((p) => materializeCandidates({ context, points: p })));
+      return done.flat();
     },
     evaluate: async (candidates) => {
       const started = Date.now(); // workflow time: deterministic on replay
@@ -144,7 +167,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       if (patched(REPLAY_PER_CANDIDATE_PATCH)) {
         // Scheduled together, awaited in ask order: the outcome never depends on completion order.
         // One activity per candidate, or chunks (replayWave) when replays are quick (replay-units.ts).
-        const units = replayUnits(candidates, msPerCandidate);
+        const units = replayUnits(candidates, msPerCandidate, bounded ? MAX_UNIT_CANDIDATES : Infinity);
         const done = await Promise.all(
           units.map((unit) =>
             unit.length === 1
@@ -170,8 +193,10 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     const keys = scoringMetricKeys(plan.goal);
     ports.store = async (trials) => {
       const views = trialViews(plan, { ...current, trials: trials.filter((t) => t.n > reportedN) });
-      await storeTrialChunk({ prefix: workflowId, index: chunks, trials: trials.map((t) => compactTrial(t, keys)) });
-      chunks += 1;
+      const compact = trials.map((t) => compactTrial(t, keys));
+      const parts = bounded ? pieces(compact, MAX_CHUNK_TRIALS) : [compact];
+      await Promise.all(parts.map((part, i) => storeTrialChunk({ prefix: workflowId, index: chunks + i, trials: part })));
+      chunks += parts.length;
       tally = addToTally(plan, tally, trials);
       unsentViews = [...unsentViews, ...views].slice(-MAX_VIEWS_PER_SIGNAL);
       // The loop forgets these trials now.

@@ -8,11 +8,16 @@
 /** Work per activity worth its orchestration cost. */
 export const UNIT_TARGET_MS = 1000;
 
-/** `candidates` cut into consecutive units (ask order kept); `msPerCandidate` from the last wave, null before one. */
-export function replayUnits<T>(candidates: readonly T[], msPerCandidate: number | null): T[][] {
+/**
+ * `candidates` cut into consecutive units (ask order kept); `msPerCandidate` from the last wave, null
+ * before one; `maxPerUnit` bounds a unit's payload whatever the wave size (parallel_evals).
+ */
+export function replayUnits<T>(candidates: readonly T[], msPerCandidate: number | null, maxPerUnit = Infinity): T[][] {
   const n = candidates.length;
   const perUnit =
-    msPerCandidate === null || msPerCandidate <= 0 ? 1 : Math.max(1, Math.min(Math.ceil(n / 2), Math.floor(UNIT_TARGET_MS / msPerCandidate)));
+    msPerCandidate === null || msPerCandidate <= 0
+      ? 1
+      : Math.max(1, Math.min(Math.ceil(n / 2), maxPerUnit, Math.floor(UNIT_TARGET_MS / msPerCandidate)));
   const units: T[][] = [];
   for (let i = 0; i < n; i += perUnit) units.push(candidates.slice(i, i + perUnit));
   return units;

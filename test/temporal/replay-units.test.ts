@@ -18,4 +18,12 @@ describe('replay units', () => {
     expect(replayUnits(wave(2), 1)).toEqual([[0], [1]]);
     expect(replayUnits(wave(1), 1)).toEqual([[0]]);
   });
+
+  it('a unit never holds more than maxPerUnit candidates, whatever the wave size', () => {
+    const units = replayUnits(wave(1024), 0.1, 32);
+    expect(units).toHaveLength(32);
+    expect(units.every((u) => u.length === 32)).toBe(true);
+    expect(units.flat()).toEqual(wave(1024));
+    expect(replayUnits(wave(64), 1, 32).map((u) => u.length)).toEqual([32, 32]);
+  });
 });
