@@ -4,19 +4,16 @@
 // shared PostgreSQL store. The first run is terminated part-way, `spica resume` finishes it in a
 // new run, and `spica result` in a third process reads the stored result. Everything is real
 // Temporal; the figures include the largest payload over every history involved.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import { historyPayloads, type PayloadFigures } from '../../src/cli/temporal/history-payloads.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { processCpuSeconds, spawnSpica } from './spica-process.js';
 
 /** `router_temperature` and `overlap_score_credit` lists scale the space (4 × 3 of them: 11,664 trials). */
 export function largeSweepYaml(opts: { temperatures?: string; overlaps?: string } = {}): string {
@@ -44,27 +41,6 @@ sweep:
   parallel_evals: 64
   seed: 5
 `;
-}
-
-/** A `bin/spica.js` subprocess. */
-export function spawnSpicaProcess(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/spica.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-/** CPU seconds (user + system) a live Linux process has used so far; null elsewhere. */
-function processCpuSeconds(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz on Linux)
-  } catch {
-    return null;
-  }
 }
 
 async function until(what: string, fn: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
@@ -106,7 +82,7 @@ export async function runLargeSweep(opts: {
   const common = ['--address', opts.address, '--namespace', opts.namespace, '--store', opts.storeUrl];
   const dirs = [0, 1].map(() => mkdtempSync(path.join(os.tmpdir(), 'spica-large-local-')));
   const workers = dirs.map((dir) =>
-    spawnSpicaProcess(['worker', ...common, '--task-queue', taskQueue, '--concurrency', '1', '--cache-dir', dir], { SPICA_RESULT_STORE: dir }),
+    spawnSpica(['worker', ...common, '--task-queue', taskQueue, '--concurrency', '1', '--cache-dir', dir], { SPICA_RESULT_STORE: dir }),
   );
   try {
     for (const w of workers) await until('a worker to poll', () => w.output().stderr.includes('worker polling task queue'), 60_000);
@@ -131,7 +107,7 @@ export async function runLargeSweep(opts: {
     log(`first run terminated after ${done}/${wanted} trials (${firstRunSeconds.toFixed(1)} s)`);
 
     const resumeStarted = performance.now();
-    const resume = spawnSpicaProcess(['resume', sweepId, '--detach', ...common]);
+    const resume = spawnSpica(['resume', sweepId, '--detach', ...common]);
     if ((await resume.exited) !== 0) throw new Error(`spica resume failed: ${resume.output().stderr}`);
     const resumedId = resume.output().stdout.trim();
     await opts.client.workflow.getHandle(resumedId).result();
@@ -139,7 +115,7 @@ export async function runLargeSweep(opts: {
     log(`resumed run ${resumedId} completed (${resumeSeconds.toFixed(1)} s)`);
 
     // A third process, with no local copy of anything, reads the stored result.
-    const reader = spawnSpicaProcess(['result', resumedId, '--json', ...common], { SPICA_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'spica-reader-')) });
+    const reader = spawnSpica(['result', resumedId, '--json', ...common], { SPICA_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'spica-reader-')) });
     const code = await reader.exited;
     if (code !== 0 && code !== 1) throw new Error(`spica result exited ${code}: ${reader.output().stderr}`);
     const text = reader.output().stdout;

@@ -1,10 +1,8 @@
 // Shared helpers for tests against the globalSetup dev server (test/setup/temporalServer.ts).
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { inject } from 'vitest';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
@@ -83,23 +81,7 @@ export function captureIo() {
   };
 }
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Runs `bin/spica.js <args>` as a real subprocess (signals, exit codes, tsx startup included); `env` adds variables. */
-export function spawnSpica(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/spica.js'), ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
+export { spawnSpica, type SpicaProcess } from '../support/spica-process.js';
 
 /** The durable-sweep test config: one agg branch on 2 GPUs, two rounds of two candidates (fast replays). */
 export const TINY_CONFIG_YAML = `search_space:
