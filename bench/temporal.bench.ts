@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { replayPool } from '../activities/replay-pool.js';
 import { provisionTemporalCli } from '../src/cli/temporal/cli-binary.js';
+import { resolveSweepOutcome } from '../src/cli/sweeps/sweep-outcome.js';
 import { loadDevServerConfig } from '../src/cli/temporal/dev-config.js';
 import { startDevServer } from '../src/cli/temporal/dev-server.js';
 import { freePort } from '../src/cli/temporal/free-port.js';
@@ -190,7 +191,8 @@ async function scaleOut(client: Client, address: string, namespace: string): Pro
       const cpu0 = procs.map((p) => processCpuMs(p.pid));
       const start = performance.now();
       const workflowId = `bench-scale-${workers}-${Date.now()}`;
-      const result = (await client.workflow.execute<typeof sweep>('sweep', { workflowId, taskQueue, args: [config] })) as SweepResult;
+      // A result over the inline limit comes back as a stored-result reference: read it the way the CLI does.
+      const result = await resolveSweepOutcome(await client.workflow.execute<typeof sweep>('sweep', { workflowId, taskQueue, args: [config] }), workflowId);
       const wallMs = performance.now() - start;
       const cpuMs = procs.map((p, i) => {
         const now = processCpuMs(p.pid);
