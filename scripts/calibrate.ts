@@ -1,5 +1,5 @@
 // `npm run calibrate`: fits the perf model's coefficients from the perf DB (SPICA_PERFDB, default
-// /work/shared/perfdb) and writes systems/coefficients/<sku>/<backend>.json.
+// ../shared/perfdb beside the repository) and writes systems/coefficients/<sku>/<backend>.json.
 //   1. per (SKU, backend, op family, dtype/kernel family): utilisation curves on log-size grids;
 //   2. per (SKU, backend): pass overheads fitted against the measured agg TTFT/TPOT in e2e/, pooled
 //      per backend across SKUs when a SKU has fewer than MIN_E2E_ROWS rows.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { perfDataFingerprint } from '../../src/hardware/perf-data-fingerprint.js';
 
 describe('perfDataFingerprint', () => {
-  it('changes with any system or coefficient file and with nothing else', () => {
+  it('changes with any number in a system or coefficient file and with nothing else (not with provenance)', () => {
     const root = mkdtempSync(join(tmpdir(), 'spica-fp-'));
     const coeff = join(root, 'coefficients');
     mkdirSync(join(coeff, 'h100_sxm'), { recursive: true });
@@ -19,6 +19,8 @@ describe('perfDataFingerprint', () => {
     writeFileSync(join(coeff, 'h100_sxm', 'vllm.json'), '{"a":2}\n');
     const b = perfDataFingerprint(root, coeff);
     expect(b).not.toBe(a);
+    writeFileSync(join(coeff, 'h100_sxm', 'vllm.json'), '{"a":2,"provenance":{"fittedAt":"elsewhere, later"}}\n');
+    expect(perfDataFingerprint(root, coeff)).toBe(b);
     writeFileSync(join(root, 'h100_sxm.yaml'), 'sku: h100_sxm # edited\n');
     expect(perfDataFingerprint(root, coeff)).not.toBe(b);
   });

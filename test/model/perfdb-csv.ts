@@ -1,10 +1,9 @@
 // Reads the shared perfdb extract (never copied into the repo) for fact checks.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { perfdbDir } from '../../src/hardware/perf/perfdbTables.js';
 
 export const PERFDB_DIR = perfdbDir();
-export const HAS_PERFDB = existsSync(join(PERFDB_DIR, 'models.csv'));
 
 /** RFC-4180-ish: quoted fields may hold commas and doubled quotes. */
 function splitLine(line: string): string[] {

@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { BACKEND_FAMILIES, FAMILIES, type FamilyName, type Sample } from './families.js';
 import { fitCurve } from './calibration.js';
 import { gridToJson } from './grid.js';
-import { readCsv, readManifestVersions, readRooflineRef, tablePath } from './perfdbTables.js';
+import { perfdbRootLabel, readCsv, readManifestVersions, readRooflineRef, tablePath } from './perfdbTables.js';
 import type { CoefficientsFile, Overhead } from './coefficients.js';
 
 export const PERFDB_SNAPSHOT = 'ai-dynamo/aiconfigurator@095f58a51c4ca8e61b66ec108d86f223f8d559ce (perfdb extract)';
@@ -58,7 +58,7 @@ export function fitBackend(dir: string, sku: string, backend: 'vllm' | 'sglang' 
     backend,
     frameworkVersion: versions.get(`${sku}/${backend}`) ?? 'unknown',
     provenance: {
-      source: dir,
+      source: perfdbRootLabel(),
       snapshot: PERFDB_SNAPSHOT,
       tables,
       fittedAt: now.toISOString(),

@@ -1,5 +1,6 @@
-// Reading the perf-DB extract at run time: SPICA_PERFDB, else the `shared/perfdb` folder beside the
-// repository (where CI puts it), else /work/shared/perfdb.
+// Reading the perf-DB extract (calibration, accuracy benches and tests only; a sweep reads fitted
+// coefficients): SPICA_PERFDB, else the `shared/perfdb` folder beside the repository (where CI puts it).
+// No machine-specific fallback: paths recorded from here are relative to this root.
 // The CSVs are never copied into the repository; calibration reads them and keeps only fitted curves.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,10 +8,15 @@ import { fileURLToPath } from 'node:url';
 import type { RooflineRef } from './roofline.js';
 
 const BESIDE_REPO = fileURLToPath(new URL('../../../../shared/perfdb', import.meta.url));
-export const DEFAULT_PERFDB_DIR = existsSync(BESIDE_REPO) ? BESIDE_REPO : '/work/shared/perfdb';
+export const DEFAULT_PERFDB_DIR = BESIDE_REPO;
 
 export function perfdbDir(): string {
   return process.env.SPICA_PERFDB ?? DEFAULT_PERFDB_DIR;
+}
+
+/** How fitted files name the perf-data root: symbolically, never as a build machine's absolute path. */
+export function perfdbRootLabel(): string {
+  return process.env.SPICA_PERFDB ? '$SPICA_PERFDB' : '../shared/perfdb (beside the repository)';
 }
 
 export type CsvRow = Record<string, string>;
