@@ -1,11 +1,19 @@
 // `askOptimizer` local activity: one optimizer ask (the GP fit + acquisition, seconds for a long
 // branch) run outside workflow code, so a replaying worker reads the recorded points instead of
 // refitting every round (CLARIFICATIONS E). Pure: the result depends only on the state and n.
-import type { OptimizerState } from '../src/search/optimizer/optimizer.js';
+//
+// A long branch's workflow does not carry the optimizer's told trials (~330 B each, they grew past
+// 1 MB near 3,000 trials): past a continue-as-new its state leaves out the first `told.count` of them,
+// which are the branch's stored trials 1..count (workflows/compact-trial.ts carryToldTrials). The
+// activity rebuilds them from the trial chunks exactly as the loop told them (toldTrial), keeping
+// the rebuilt history per worker process so each ask only tells the trials stored since the last.
+import type { OptimizerState, StoredTrial } from '../src/search/optimizer/optimizer.js';
 import { restoreOptimizer } from '../src/search/optimizer/optimizer.js';
 import type { Point } from '../src/search/optimizer/space.js';
+import { toldTrial } from '../src/search/study/branchStudy.js';
 import { nonRetryable } from './plan.js';
 import { testPause } from './test-pause.js';
+import { readTrialChunks, type TrialChunks } from './trial-chunks.js';
 
 /**
  * The optimizer state after an ask, without its told trials: an ask never changes them, and leaving
@@ -25,10 +33,54 @@ export function askOptimizerPure(input: { state: OptimizerState; n: number }): A
   return { points, state };
 }
 
-export async function askOptimizer(input: { state: OptimizerState; n: number }): Promise<AskOptimizerResult> {
+/** The optimizer's first `count` told trials are the branch's stored trials 1..count, in these chunks. */
+export interface ToldInStore extends TrialChunks {
+  count: number;
+}
+
+export interface AskOptimizerInput {
+  /** Its `trials` are the told trials after the first `told.count` (all of them without `told`). */
+  state: OptimizerState;
+  n: number;
+  told?: ToldInStore;
+}
+
+// Rebuilt told histories of recently asked branches (chunks never change once written).
+const CACHED_BRANCHES = 8;
+const toldCache = new Map<string, StoredTrial[]>();
+
+/** The optimizer's record of stored trials 1..told.count, as `tell` made it when the loop told them. */
+export async function storedTold(state: OptimizerState, told: ToldInStore): Promise<StoredTrial[]> {
+  let known = toldCache.get(told.prefix) ?? [];
+  toldCache.delete(told.prefix);
+  if (known.length < told.count) {
+    const records = (await readTrialChunks(told)).flat();
+    if (records.length < told.count) throw new Error(`branch ${told.prefix}: the optimizer was told ${told.count} stored trials but ${told.chunks} chunks hold ${records.length}`);
+    // The same `tell` on an empty history: a told trial's record depends only on it and the space.
+    const scratch = restoreOptimizer({ ...state, trials: [], pending: [], queue: [] });
+    scratch.tell(records.slice(known.length, told.count).map((t) => toldTrial(state.space, t)));
+    known = [...known, ...scratch.state().trials];
+  }
+  toldCache.set(told.prefix, known);
+  while (toldCache.size > CACHED_BRANCHES) toldCache.delete(toldCache.keys().next().value!);
+  return known.slice(0, told.count);
+}
+
+export async function askOptimizer(input: AskOptimizerInput): Promise<AskOptimizerResult> {
   await testPause('ask');
+  let state = input.state;
+  if (input.told && input.told.count > 0) {
+    // A store that cannot be read is worth a retry (elsewhere); a corrupt state is not (nonRetryable).
+    let head: StoredTrial[];
+    try {
+      head = await storedTold(state, input.told);
+    } catch (err) {
+      nonRetryable(err);
+    }
+    state = { ...state, trials: [...head, ...state.trials] };
+  }
   try {
-    return askOptimizerPure(input);
+    return askOptimizerPure({ state, n: input.n });
   } catch (err) {
     // A corrupt state or bad n is an InputError: retrying cannot help.
     nonRetryable(err);

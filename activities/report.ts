@@ -35,7 +35,8 @@ export async function hydrateTrials(context: BranchContext, trials: TrialRecord[
   const wanted: { index: number; hash: string | null; m: ReturnType<typeof materializer.materialize> }[] = [];
   for (const t of trials) {
     const m = materializer.materialize(t.point);
-    const full: TrialRecord = { ...t, candidate: m.candidate, projection: m.projection };
+    const { observed: _observed, ...rest } = t; // the projection below says it in full
+    const full: TrialRecord = { ...rest, candidate: m.candidate, projection: m.projection };
     if (t.metrics && m.candidate) {
       const key = specHashFor(context, m);
       wanted.push({ index: out.length, hash: 'hash' in key ? key.hash : null, m });

@@ -22,7 +22,7 @@ import {
 import type * as activities from '../activities/index.js';
 import { initialStudyState, runBranchStudy, trialCount, type StudyHooks, type StudyPorts, type StudyState } from '../src/search/study/branchStudy.js';
 import { addToTally, branchProgress, emptyTally, trialViews, type TrialTally } from './branch-progress.js';
-import { compactState, compactTrial, scoringMetricKeys } from './compact-trial.js';
+import { carryToldTrials, compactState, compactTrial, scoringMetricKeys } from './compact-trial.js';
 import type { EvalOutcome } from '../src/search/trial.js';
 import { rethrowInputFailure } from './input-failure.js';
 import { replayUnits } from './replay-units.js';
@@ -95,6 +95,11 @@ const { askOptimizer } = proxyLocalActivities<typeof activities>({
 const ASK_LOCAL_ACTIVITY_PATCH = 'optimizer-ask-local-activity';
 /** Histories recorded before one activity per candidate replay with one `replayWave` per wave. */
 const REPLAY_PER_CANDIDATE_PATCH = 'replay-activity-per-candidate';
+/**
+ * Histories recorded before the optimizer's told trials were left to the store carry them all
+ * (continue-as-new state and result); since, the ask activity rebuilds them from the trial chunks.
+ */
+export const TOLD_TRIALS_IN_STORE_PATCH = 'optimizer-told-trials-in-store';
 
 export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyResult> {
   try {
@@ -204,10 +209,22 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     };
     ports.recall = (keys) => recallTrials({ prefix: workflowId, chunks, keys });
   }
-  if (patched(ASK_LOCAL_ACTIVITY_PATCH)) {
+  const askLocal = patched(ASK_LOCAL_ACTIVITY_PATCH);
+  // The optimizer's told trials stay in the store: a state carried in from a run that still held
+  // them all (no `told_in_store`) keeps them.
+  const toldInStore = trialsInStore && askLocal && (carry === null || carry.told_in_store !== undefined) && patched(TOLD_TRIALS_IN_STORE_PATCH);
+  /** How many of the optimizer's told trials (the first ones) its carried state leaves to the store. */
+  const toldLeftOut = carry?.told_in_store ?? 0;
+  if (askLocal) {
     // The activity leaves out the told trials; the loop's optimizer adopts the rest (branchStudy.ts).
-    ports.ask = (state, n) => askOptimizer({ state, n });
+    ports.ask = (state, n) =>
+      askOptimizer(toldInStore && toldLeftOut > 0 ? { state, n, told: { prefix: workflowId, chunks, count: toldLeftOut } } : { state, n });
   }
+  /** The state to carry or return: under toldInStore without the told trials the store holds. */
+  const carried = (s: StudyState) => {
+    const compact = compactState(s, plan.goal);
+    return toldInStore ? carryToldTrials(compact, toldLeftOut) : { state: compact, told_in_store: undefined };
+  };
   const hooks: StudyHooks = {
     shouldStop: () => stopRequested,
     afterWave: (s) => {
@@ -229,10 +246,12 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       await Promise.all(pendingSignals);
       // A stop that arrived meanwhile is honoured by this run instead of being lost in the hand-over.
       if (!stopRequested) {
+        const next = carried(current);
         await continueAsNew<typeof branchStudy>({
           ...input,
           carry: {
-            state: compactState(current, plan.goal),
+            state: next.state,
+            ...(next.told_in_store !== undefined ? { told_in_store: next.told_in_store } : {}),
             persistent_cache_hits: persistentHits,
             waves: clock.waves,
             wave_ms_total: clock.wave_ms_total,
@@ -252,7 +271,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   await Promise.all(pendingSignals);
   return {
     deployment_mode: plan.deployment_mode,
-    state: compactState(current, plan.goal),
+    state: carried(current).state,
     persistent_cache_hits: persistentHits,
     continued_as_new: continuedAsNew,
     ...(trialsInStore ? { trial_chunks: { prefix: workflowId, chunks }, progress: progress() } : {}),

@@ -61,6 +61,11 @@ export interface BranchCarry {
   /** Trials stored in chunks so far (absent: every trial is in `state`). */
   tally?: TrialTally;
   chunks?: number;
+  /**
+   * The optimizer's first told trials that `state.optimizer.trials` leaves out: the branch's stored
+   * trials 1..told_in_store, rebuilt by the ask activity (absent: the state holds every told trial).
+   */
+  told_in_store?: number;
 }
 
 export interface BranchStudyInput {

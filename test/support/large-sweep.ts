@@ -15,15 +15,21 @@ import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
 import { processCpuSeconds, spawnSpica } from './spica-process.js';
 
-/** `router_temperature` and `overlap_score_credit` lists scale the space (4 × 3 of them: 11,664 trials). */
-export function largeSweepYaml(opts: { temperatures?: string; overlaps?: string } = {}): string {
+/**
+ * `router_temperature` and `overlap_score_credit` lists scale the space (4 × 3 of them: 11,664 trials
+ * under `thorough`). `policy: 'rapid'`: the default optimizer (bayesian) over the same space with a
+ * fourth `prefill_max_num_seqs`, 64 candidates per round for up to 100 rounds — 11,526 trials, 7,768
+ * of them in the disagg branch (one optimizer told every one of them).
+ */
+export function largeSweepYaml(opts: { temperatures?: string; overlaps?: string; policy?: 'thorough' | 'rapid' } = {}): string {
+  const rapid = opts.policy === 'rapid';
   return `search_space:
   model_name: meta-llama/Llama-3.1-8B-Instruct
   hardware_sku: h100_sxm
   gpu_budget: 2
   deployment_mode: [agg, disagg]
   backend: [vllm]
-  prefill_max_num_seqs: [4, 8, 16]
+  prefill_max_num_seqs: ${rapid ? '[4, 8, 16, 32]' : '[4, 8, 16]'}
   router_temperature: ${opts.temperatures ?? '[0.0, 0.2, 0.5, 1.0]'}
   overlap_score_credit: ${opts.overlaps ?? '[0.0, 0.5, 1.0]'}
   planner_scaling_policy: [disabled]
@@ -37,7 +43,7 @@ workload:
 goal:
   target: throughput
 sweep:
-  policy: thorough
+${rapid ? '  policy: rapid\n  max_rounds: 100\n  candidates_per_round: 64' : '  policy: thorough'}
   parallel_evals: 64
   seed: 5
 `;
@@ -63,6 +69,8 @@ export interface LargeSweepFigures {
   /** Files the workers wrote into their own local directories (the shared store holds everything). */
   localFiles: number;
   workerCpuSeconds: number | null;
+  /** The terminated run's and the resumed run's sweep workflow ids. */
+  sweepIds: [string, string];
 }
 
 export async function runLargeSweep(opts: {
@@ -135,6 +143,7 @@ export async function runLargeSweep(opts: {
       payloads,
       localFiles,
       workerCpuSeconds: cpu.every((c) => c !== null) ? cpu.reduce((a, b) => a! + b!, 0) : null,
+      sweepIds: [sweepId, resumedId],
     };
   } finally {
     for (const w of workers) w.child.kill('SIGTERM');

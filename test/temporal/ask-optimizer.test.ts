@@ -3,7 +3,14 @@
 // rounds instead of rebuilt from its trials) records exactly the same trials and state.
 import { describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { askOptimizer } from '../../activities/ask-optimizer.js';
+import { recallTrials, storeTrialChunk } from '../../activities/trial-chunks.js';
+import { carryToldTrials, compactTrial, scoringMetricKeys } from '../../workflows/compact-trial.js';
+import type { ProjectionRecord } from '../../src/search/sweepResult.js';
+import type { StudyState } from '../../src/search/study/branchStudy.js';
 import { createOptimizer } from '../../src/search/optimizer/optimizer.js';
 import type { Point } from '../../src/search/optimizer/space.js';
 import { runBranchStudy, type StudyPorts } from '../../src/search/study/branchStudy.js';
@@ -70,6 +77,66 @@ describe('askOptimizer local activity', () => {
     // Past the initial design: the GP path (the expensive one) was exercised too.
     expect(local.state.trials.length).toBeGreaterThan(12);
     expect(JSON.stringify(viaActivity.state)).toBe(JSON.stringify(local.state));
+  });
+
+  it('asks the same with the told trials left to the stored chunks across continue-as-new (as branch-study.ts)', async () => {
+    process.env.SPICA_RESULT_STORE = mkdtempSync(path.join(os.tmpdir(), 'spica-told-'));
+    // Projections that move the point (r snapped to quarters), so the told `observed` points matter.
+    const projected = (): StudyPorts => {
+      const ports = basePorts();
+      return {
+        ...ports,
+        materialize: async (points) =>
+          (await ports.materialize(points)).map((m, i) => {
+            const r = Math.round(Number(points[i].r) * 4) / 4;
+            return r === points[i].r ? m : { ...m, projection: { requested: { r: Number(points[i].r) }, actual: { r }, distance: 0, mode_projected: false, parallel_config: m.candidate!.parallel_config } as ProjectionRecord };
+          }),
+      };
+    };
+    const longPlan: BranchStudyPlan = { ...plan, settings: { ...plan.settings, max_rounds: 7 } };
+    const local = await runBranchStudy(longPlan, projected());
+
+    const prefix = `told-${Date.now()}`;
+    const keys = scoringMetricKeys(longPlan.goal);
+    let chunks = 0;
+    let toldLeftOut = 0;
+    let maxToldSent = 0;
+    const all: StudyState['trials'] = [];
+    const ports: StudyPorts = {
+      ...projected(),
+      store: async (trials) => {
+        all.push(...trials);
+        await storeTrialChunk({ prefix, index: chunks, trials: trials.map((t) => compactTrial(t, keys)) });
+        chunks += 1;
+      },
+      recall: (k) => recallTrials({ prefix, chunks, keys: k }),
+      ask: async (state, n) => {
+        maxToldSent = Math.max(maxToldSent, state.trials.length);
+        const input = toldLeftOut > 0 ? { state, n, told: { prefix, chunks, count: toldLeftOut } } : { state, n };
+        return JSON.parse(JSON.stringify(await askOptimizer(JSON.parse(JSON.stringify(input)))));
+      },
+    };
+    // Continue-as-new after every round, carrying the state without the stored told trials.
+    let state: StudyState | undefined;
+    let runs = 0;
+    for (;;) {
+      const r = await runBranchStudy(longPlan, ports, { afterRound: () => 'pause' }, state);
+      runs += 1;
+      const next = carryToldTrials(JSON.parse(JSON.stringify(r.state)) as StudyState, toldLeftOut);
+      if (r.finished) break;
+      expect(next.state.optimizer!.trials).toEqual([]);
+      expect(next.told_in_store).toBe(r.state.stored_trials);
+      toldLeftOut = next.told_in_store;
+      state = next.state;
+    }
+    expect(runs).toBe(longPlan.settings.max_rounds);
+    expect(local.state.trials.some((t) => t.projection)).toBe(true);
+    // Same trials, asks and optimizer bookkeeping; no ask carried more than one round's told trials.
+    // (A repeat answered from a stored trial carries only its scoring metrics: the report re-hydrates them.)
+    const told = (t: StudyState['trials'][number]) => [t.n, t.round, t.point, t.key, t.status, t.objectives, t.cache_hit, t.projection?.actual ?? null];
+    expect(all.map(told)).toEqual(local.state.trials.map(told));
+    expect(maxToldSent).toBeLessThanOrEqual(11 * longPlan.settings.candidates_per_round);
+    expect(maxToldSent).toBeLessThan(local.state.trials.length / 2);
   });
 
   it('returns what the optimizer itself would ask, and its post-ask state', async () => {

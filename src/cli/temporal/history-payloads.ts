@@ -10,6 +10,8 @@ export interface PayloadFigures {
   runs: number;
   events: number;
   largestHistoryBytes: number;
+  /** Largest single payload per event type (e.g. WorkflowExecutionContinuedAsNew: the carried state). */
+  largestByType: Record<string, number>;
 }
 
 interface PayloadLike {
@@ -57,7 +59,7 @@ function eventTypeName(t: unknown): string {
 }
 
 /** A run's events in small pages (a default page of a big history can pass gRPC's 4 MB message cap). */
-async function* historyEvents(client: Client, workflowId: string, runId: string) {
+export async function* historyEvents(client: Client, workflowId: string, runId: string) {
   let nextPageToken: Uint8Array | undefined;
   do {
     const page = await client.workflowService.getWorkflowExecutionHistory({
@@ -73,7 +75,7 @@ async function* historyEvents(client: Client, workflowId: string, runId: string)
 
 /** Payload figures over every run of each workflow id. */
 export async function historyPayloads(client: Client, workflowIds: string[]): Promise<PayloadFigures> {
-  const out: PayloadFigures = { largest: { bytes: 0, workflowId: '', runId: '', eventType: '' }, runs: 0, events: 0, largestHistoryBytes: 0 };
+  const out: PayloadFigures = { largest: { bytes: 0, workflowId: '', runId: '', eventType: '' }, runs: 0, events: 0, largestHistoryBytes: 0, largestByType: {} };
   for (const workflowId of workflowIds) {
     for await (const exec of client.workflow.list({ query: `WorkflowId = '${workflowId.replace(/'/g, "\\'")}'` })) {
       out.runs += 1;
@@ -83,7 +85,9 @@ export async function historyPayloads(client: Client, workflowIds: string[]): Pr
         for (const p of payloadsIn(event)) {
           const bytes = payloadBytes(p);
           total += bytes;
-          if (bytes > out.largest.bytes) out.largest = { bytes, workflowId, runId: exec.runId, eventType: eventTypeName(event.eventType) };
+          const type = eventTypeName(event.eventType);
+          if (bytes > out.largest.bytes) out.largest = { bytes, workflowId, runId: exec.runId, eventType: type };
+          out.largestByType[type] = Math.max(out.largestByType[type] ?? 0, bytes);
         }
       }
       out.largestHistoryBytes = Math.max(out.largestHistoryBytes, total);

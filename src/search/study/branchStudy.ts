@@ -2,7 +2,7 @@
 // Deterministic given its inputs: the optimizer has its own seeded PRNG, candidates are materialized by
 // a pure function, and outcomes are told in ask order whatever order replays finish in. The same code
 // runs in runSweepLocal and inside the Temporal `branchStudy` workflow; only the ports differ.
-import { createOptimizer, restoreOptimizer, type Optimizer, type OptimizerState } from '../optimizer/optimizer.js';
+import { createOptimizer, restoreOptimizer, type Optimizer, type OptimizerState, type Trial as OptimizerTrial } from '../optimizer/optimizer.js';
 import type { Point } from '../optimizer/space.js';
 import { scoreReport, signedScore, strictSlaViolation } from '../goal.js';
 import { STATUS_OF_REASON, type EvalOutcome } from '../trial.js';
@@ -199,24 +199,28 @@ async function evaluatePoints(
 
 /**
  * The point a trial actually evaluated: its latent parallel features replaced by the projection's
- * actual ones (the trial keeps the requested point as `point`).
+ * actual ones (the trial keeps the requested point as `point`; a compact stored trial keeps it as
+ * `observed`).
  */
-function observedPoint(plan: BranchStudyPlan, t: TrialRecord): Point {
+function observedPoint(dimensions: readonly { name: string }[], t: TrialRecord): Point {
   const actual = t.projection?.actual;
-  if (!actual) return t.point;
+  if (!actual) return t.observed ? { ...t.point, ...t.observed } : t.point;
   const out: Point = { ...t.point };
-  for (const d of plan.dimensions) if (d.name in actual && d.name in out) out[d.name] = actual[d.name];
+  for (const d of dimensions) if (d.name in actual && d.name in out) out[d.name] = actual[d.name];
   return out;
 }
 
+/**
+ * What the loop tells the optimizer about a trial. Exported so a told history can be rebuilt from
+ * stored (compact) trials exactly as it was told (activities/ask-optimizer.ts).
+ */
+export function toldTrial(dimensions: readonly { name: string }[], t: TrialRecord): OptimizerTrial {
+  const observed = observedPoint(dimensions, t);
+  return isFeasible(t) && t.objectives ? { point: t.point, observed, values: t.objectives, feasible: true } : { point: t.point, observed, feasible: false };
+}
+
 function tellAll(plan: BranchStudyPlan, opt: Optimizer, trials: TrialRecord[]): void {
-  opt.tell(
-    trials.map((t) =>
-      isFeasible(t) && t.objectives
-        ? { point: t.point, observed: observedPoint(plan, t), values: t.objectives, feasible: true }
-        : { point: t.point, observed: observedPoint(plan, t), feasible: false },
-    ),
-  );
+  opt.tell(trials.map((t) => toldTrial(plan.dimensions, t)));
 }
 
 /**

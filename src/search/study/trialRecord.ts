@@ -22,4 +22,9 @@ export interface TrialRecord {
   projection: ProjectionRecord | null;
   /** Answered from the run-local cache (an earlier trial with the same candidate) without a replay. */
   cache_hit: boolean;
+  /**
+   * Compact (stored) trials only, which drop `projection`: the dimensions of `point` the projection
+   * moved, with their evaluated values (the optimizer was told `{ ...point, ...observed }`).
+   */
+  observed?: Point;
 }
