@@ -76,7 +76,10 @@ describe('planBranchDimensions', () => {
     expect(droppedRule(off, `${R}disk_cache_hit_weight`)).toMatch(/num_g2_blocks is 0/);
     const [on] = plan({ search_space: { deployment_mode: ['agg'], num_g2_blocks: 4096, kv_bytes_per_token: 131072 } }).branches;
     expect(dim(on, `${R}host_cache_hit_weight`)?.values).toEqual([0.5, 0.75, 1.0]);
-    expect(dim(on, `${R}disk_cache_hit_weight`)?.values).toEqual([0, 0.25, 0.5]);
+    // No disk tier is simulated: the disk weight cannot change a replay, so it is pinned, not searched.
+    expect(dim(on, `${R}disk_cache_hit_weight`)).toBeUndefined();
+    expect(droppedRule(on, `${R}disk_cache_hit_weight`)).toMatch(/no disk \(G3\) tier is simulated.*pinned to its first value 0/);
+    expect(on.pinned[`${R}disk_cache_hit_weight`]).toBe(0);
   });
 
   it('throughput-scaling policies are dropped under a non-SLA goal, kept under goodput', () => {
