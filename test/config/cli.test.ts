@@ -85,7 +85,7 @@ describe('spica explain', () => {
     expect(b.backends).toEqual(['vllm']);
     for (const d of b.dimensions) expect(Object.keys(d)).toEqual(expect.arrayContaining(['name', 'kind', 'values']));
     expect(b.dimensions.map((d: { name: string }) => d.name)).toContain('adapter::dynamo.planner::scaling_policy');
-    expect(b.pinned.model_name).toBe('meta-llama/Llama-3.1-8B-Instruct');
+    expect(b.pinned.model_name).toBe('nvidia/Llama-3.1-70B-Instruct-FP8');
     expect(b.dropped.every((d: { name: string; rule: string }) => d.name && d.rule)).toBe(true);
     expect(b.load_predictor.reason).toBe('forecast_loss_sub_sweep');
     expect(b.load_predictor.candidates).toContainEqual({ label: 'kalman_default_log1p', load_predictor: 'kalman', load_predictor_log1p: true, kalman_q_level: 1, kalman_q_trend: 0.1, kalman_r: 10, kalman_min_points: 5 });

@@ -40,7 +40,7 @@ describe('examples', () => {
     expect(moe.search_space.backend).toEqual(['vllm', 'sglang']);
     expect(Array.isArray(moe.workload.kv_load_ratio)).toBe(true);
     const trace = loadConfigFile(join(EXAMPLES, 'trace-planner-goodput.yaml'));
-    expect(trace.workload.trace_path).toBe(join(EXAMPLES, 'traces', 'mooncake-small.jsonl'));
+    expect(trace.workload.trace_path).toBe(join(EXAMPLES, 'traces', 'mooncake-wave.jsonl'));
     expect(trace.goal.target).toBe('goodput_per_gpu');
     const [agg] = planBranchDimensions(trace).branches;
     expect(agg.scaling_policies.length).toBeGreaterThan(1);
@@ -85,6 +85,40 @@ describe('examples/traces/mooncake-small.jsonl', () => {
   it('is reproduced byte for byte by its generator', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'spica-trace-')), 'trace.jsonl');
     execFileSync(process.execPath, ['--import', 'tsx', join(EXAMPLES, 'traces', 'make-mooncake-small.ts'), out], { stdio: 'pipe' });
+    expect(readFileSync(out, 'utf8')).toBe(text);
+  });
+});
+
+describe('examples/traces/mooncake-wave.jsonl', () => {
+  const path = join(EXAMPLES, 'traces', 'mooncake-wave.jsonl');
+  const text = readFileSync(path, 'utf8');
+  const rows = text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { timestamp: number; input_length: number; output_length: number; hash_ids: number[] });
+
+  it('is 20 minutes of well-formed Mooncake rows in time order', () => {
+    expect(rows.length).toBeGreaterThan(5000);
+    expect(rows[rows.length - 1].timestamp).toBeGreaterThan(19 * 60_000);
+    expect(rows[rows.length - 1].timestamp).toBeLessThan(20 * 60_000);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      expect(r.input_length).toBeLessThanOrEqual(r.hash_ids.length * 512);
+      expect(r.input_length).toBeGreaterThan((r.hash_ids.length - 1) * 512);
+      if (i > 0) expect(r.timestamp).toBeGreaterThanOrEqual(rows[i - 1].timestamp);
+    }
+  });
+
+  it('swings as a wave: two busy peaks, quiet troughs', () => {
+    const perMinute = new Array<number>(20).fill(0);
+    for (const r of rows) perMinute[Math.floor(r.timestamp / 60_000)]++;
+    // Peaks at minutes 5 and 15, troughs at 0, 10 and 19.
+    expect(Math.min(perMinute[4], perMinute[5], perMinute[14], perMinute[15])).toBeGreaterThan(8 * Math.max(perMinute[0], perMinute[10], perMinute[19]));
+  });
+
+  it('is reproduced byte for byte by its generator', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'spica-trace-')), 'trace.jsonl');
+    execFileSync(process.execPath, ['--import', 'tsx', join(EXAMPLES, 'traces', 'make-mooncake-wave.ts'), out], { stdio: 'pipe' });
     expect(readFileSync(out, 'utf8')).toBe(text);
   });
 });

@@ -49,15 +49,39 @@ describe('spica replay', () => {
       deployment_mode: 'agg',
       backend: 'vllm',
       engine: { agg_max_num_batched_tokens: 8192 },
-      parallel_config: { tp: 1, replicas: 2 },
+      parallel_config: { tp: 2, replicas: 2 },
       adapters: { 'dynamo.router': { prefill_load_scale: 1.0 }, 'dynamo.planner': { planner_scaling_policy: 'disabled', planner_load_sensitivity: 'default' } },
     });
     const r = await spica(['replay', example('trace-planner-goodput.yaml'), '--candidate', cand, '--json']);
     expect(r.err).toBe('');
     const doc = JSON.parse(r.out) as { metrics: Record<string, number>; metadata: Record<string, unknown> };
-    expect(doc.metrics.completed_requests).toBe(400);
+    expect(doc.metrics.completed_requests).toBe(readFileSync(`${root}examples/traces/mooncake-wave.jsonl`, 'utf8').trim().split('\n').length);
     expect(doc.metrics.prefix_cache_hit_rate).toBeGreaterThan(0.2);
     expect(doc.metrics.goodput_request_throughput_rps).toBeLessThanOrEqual(doc.metrics.request_throughput_rps);
+  });
+
+  it('on the load wave of the planner example the planner policies rank differently under the SLA', async () => {
+    // goodput_per_gpu as the sweep scores it: SLA-meeting output tokens/s over the average GPUs held.
+    const goodputPerGpu = async (replicas: number, policy: string): Promise<number> => {
+      const cand = JSON.stringify({
+        deployment_mode: 'agg',
+        backend: 'vllm',
+        engine: { agg_max_num_batched_tokens: 8192 },
+        parallel_config: { tp: 2, replicas },
+        adapters: { 'dynamo.router': { prefill_load_scale: 1.0 }, 'dynamo.planner': { planner_scaling_policy: policy, planner_load_sensitivity: 'default' } },
+      });
+      const r = await spica(['replay', example('trace-planner-goodput.yaml'), '--candidate', cand, '--json']);
+      expect(r.err).toBe('');
+      const m = (JSON.parse(r.out) as { metrics: Record<string, number> }).metrics;
+      return m.goodput_output_throughput_tok_s / m.avg_gpu;
+    };
+    const sizedForTrough = await goodputPerGpu(1, 'disabled'); // misses the SLA at the peaks
+    const sizedForPeak = await goodputPerGpu(4, 'disabled'); // meets it, idles in the troughs
+    const loadPlanner = await goodputPerGpu(2, 'load_180_5'); // follows the wave
+    const throughputPlanner = await goodputPerGpu(1, 'throughput_180_5'); // reacts every 180 s: too late
+    expect(sizedForTrough).toBeLessThan(0.5 * loadPlanner);
+    expect(sizedForPeak).toBeLessThan(0.7 * loadPlanner);
+    expect(throughputPlanner).toBeLessThan(0.7 * loadPlanner);
   });
 
   it('disagg with a kv_load_ratio range needs --kv-load-ratio; the derived concurrency is recorded', async () => {
