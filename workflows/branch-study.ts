@@ -51,6 +51,23 @@ export const MAX_CHUNK_TRIALS = 256;
 /** Candidates per `replayWave` unit (~3.5 KB each in: ≤ ~112 KB per input). */
 export const MAX_UNIT_CANDIDATES = 32;
 
+/**
+ * Histories recorded before progress signals were thinned signal the parent whenever trials advanced.
+ * Since: at most once per round up to round EVERY_ROUND_SIGNALS, then only in rounds that are powers of
+ * two, plus when the status changes — so the parent's history holds O(32 + log2 rounds) signals per
+ * branch, not one per round. Live figures: the branch's own `progress` query (the CLI reads it).
+ */
+export const THIN_PROGRESS_PATCH = 'progress-signals-thinned';
+export const EVERY_ROUND_SIGNALS = 32;
+
+/** Whether a branch in `round` signals its parent (once in that round; status changes always do). */
+export function progressSignalDue(round: number): boolean {
+  return round <= EVERY_ROUND_SIGNALS || (round & (round - 1)) === 0;
+}
+
+/** Trial views a branch keeps for its own `trials` query (memory only; the parent keeps 256 too). */
+const RECENT_VIEWS = 256;
+
 /** `items` in consecutive pieces of at most `size`. */
 function pieces<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -121,18 +138,23 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   let status: BranchStatus = 'running';
   // The parent already holds every trial reported before a continue-as-new.
   let reportedN = carry ? trialCount(current) : 0;
-  let reportedStatus: BranchStatus | null = null;
   const pendingSignals: Promise<void>[] = [];
   let tally: TrialTally = carry?.tally ?? emptyTally();
   let chunks = carry?.chunks ?? 0;
   /** Views of stored trials not yet sent to the parent (the loop no longer holds them). */
   let unsentViews: TrialView[] = [];
+  /** Views of the latest stored trials, for this branch's own `trials` query. */
+  let recentViews: TrialView[] = [];
   // Payloads bounded by constants, not by the round size (candidates_per_round, parallel_evals).
   const bounded = patched(BOUNDED_PIECES_PATCH);
+  const thinSignals = patched(THIN_PROGRESS_PATCH);
+  // Thinned: a continued run's parent already knows the branch runs, and in which round it signalled.
+  let reportedStatus: BranchStatus | null = thinSignals && carry ? 'running' : null;
+  let reportedRound = thinSignals && carry ? current.round : -1;
 
   const progress = () => branchProgress(plan, current, clock, { workflowId, status, continued_as_new: continuedAsNew }, tally);
   setHandler(branchProgressQuery, progress);
-  setHandler(trialsQuery, () => trialViews(plan, current));
+  setHandler(trialsQuery, () => [...recentViews, ...trialViews(plan, current)].slice(-RECENT_VIEWS));
   setHandler(stopSignal, () => void (stopRequested = true));
   setHandler(stopUpdate, () => {
     stopRequested = true;
@@ -144,6 +166,8 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     const parent = workflowInfo().parent;
     const known = tally.trials + current.trials.length;
     if (!parent || (known === reportedN && status === reportedStatus)) return;
+    if (thinSignals && status === reportedStatus && (current.round === reportedRound || !progressSignalDue(current.round))) return;
+    reportedRound = current.round;
     const inMemory = trialViews(plan, { ...current, trials: current.trials.filter((t) => t.n > reportedN) });
     const fresh = [...unsentViews.filter((v) => v.n > reportedN), ...inMemory].slice(-MAX_VIEWS_PER_SIGNAL);
     unsentViews = [];
@@ -204,6 +228,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       chunks += parts.length;
       tally = addToTally(plan, tally, trials);
       unsentViews = [...unsentViews, ...views].slice(-MAX_VIEWS_PER_SIGNAL);
+      if (thinSignals) recentViews = [...recentViews, ...trialViews(plan, { ...current, trials: trials.slice(-RECENT_VIEWS) })].slice(-RECENT_VIEWS);
       // The loop forgets these trials now.
       current = { ...current, trials: [], stored_trials: tally.trials };
     };

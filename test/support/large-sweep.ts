@@ -12,7 +12,8 @@ import type { Client } from '@temporalio/client';
 import { historyPayloads, type PayloadFigures } from '../../src/cli/temporal/history-payloads.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
-import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
+import { liveSweepProgress } from '../../src/cli/sweeps/live-progress.js';
+import { branchWorkflowId, type sweep } from '../../workflows/sweep.js';
 import { processCpuSeconds, spawnSpica } from './spica-process.js';
 
 /**
@@ -102,7 +103,7 @@ export async function runLargeSweep(opts: {
     await until(
       'the first run to finish part of its trials',
       async () => {
-        const p = await first.query(progressQuery).catch(() => null);
+        const p = await liveSweepProgress(opts.client, first).catch(() => null);
         if (!p || p.branches.length === 0) return false;
         wanted = p.branches.reduce((n, b) => n + b.trials_wanted, 0);
         done = p.branches.reduce((n, b) => n + b.trials_done, 0);

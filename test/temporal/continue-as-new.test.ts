@@ -15,6 +15,8 @@ import { parseConfigText } from '../../src/config/load.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
 import { isStoredResult, type BranchStudyInput } from '../../workflows/sweep-types.js';
 import { neutralized, TINY_CONFIG_YAML, uniqueTaskQueue } from './harness.js';
+import { largeSweepYaml } from '../support/large-sweep.js';
+import { liveSweepProgress } from '../../src/cli/sweeps/live-progress.js';
 
 let server: DevServerHandle;
 let connection: Connection;
@@ -86,6 +88,48 @@ describe('branchStudy continue-as-new', () => {
           expect(JSON.stringify(trial).length).toBeLessThan(1000);
         }
       }
+    } finally {
+      await spica.close();
+    }
+  });
+
+  it('a long branch signals its parent once a round for 32 rounds, then in power-of-two rounds (bounded parent history)', { timeout: 300_000 }, async () => {
+    process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
+    const yaml = largeSweepYaml({ policy: 'rapid' })
+      .replace('deployment_mode: [agg, disagg]', 'deployment_mode: [agg]')
+      .replace('max_rounds: 100', 'max_rounds: 70')
+      .replace('candidates_per_round: 64', 'candidates_per_round: 1')
+      .replace('parallel_evals: 64', 'parallel_evals: 1');
+    const config = parseConfigText(yaml);
+    const taskQueue = uniqueTaskQueue('signals');
+    const workflowId = `signals-${taskQueue}`;
+    const spica = await createSpicaWorker({ address: server.address, namespace: server.namespace, taskQueue });
+    try {
+      const handle = await client.workflow.start<typeof sweep>('sweep', { workflowId, taskQueue, args: [config] });
+      let liveAhead = false;
+      const result = await spica.worker.runUntil(async () => {
+        const done = handle.result();
+        let finished = false;
+        void done.finally(() => (finished = true)).catch(() => undefined);
+        // The CLI's view reads each running branch itself: never behind what the parent heard.
+        while (!finished) {
+          const [parent, live] = await Promise.all([handle.query(progressQuery), liveSweepProgress(client, handle)]).catch(() => [null, null]);
+          if (parent && live && parent.branches[0] && live.branches[0]) {
+            expect(live.branches[0].trials_recorded).toBeGreaterThanOrEqual(parent.branches[0].trials_recorded);
+            if (live.branches[0].trials_recorded > parent.branches[0].trials_recorded) liveAhead = true;
+          }
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        return done;
+      });
+      // (The result is over the inline limit, so it comes back as a stored reference with its counts.)
+      expect(result.counts.feasible).toBeGreaterThanOrEqual(70);
+      const history = await handle.fetchHistory();
+      const signals = history.events!.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'branchProgress').length;
+      // Rounds 1..32, round 64 and the final one — not one per round (70+), even across a continue-as-new per round.
+      expect(signals).toBeGreaterThanOrEqual(33);
+      expect(signals).toBeLessThanOrEqual(35);
+      expect(liveAhead).toBe(true);
     } finally {
       await spica.close();
     }

@@ -18,6 +18,7 @@ import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
 import { sweepFailureError } from '../sweeps/sweep-failure.js';
 import { ProgressReporter } from '../temporal/sweep-progress.js';
 import { connectClient } from '../temporal/client-connection.js';
+import { liveSweepProgress } from '../sweeps/live-progress.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
@@ -126,6 +127,7 @@ const PROGRESS_POLL_MS = 1000;
 
 /** Polls the `progress` query about once a second until `done` settles. */
 async function reportProgress(
+  client: Client,
   handle: { query: (q: typeof progressQuery) => Promise<SweepProgress> },
   io: CommandIo,
   done: Promise<unknown>,
@@ -135,7 +137,7 @@ async function reportProgress(
   void done.finally(() => (finished = true)).catch(() => undefined);
   while (!finished) {
     try {
-      reporter.update(await handle.query(progressQuery));
+      reporter.update(await liveSweepProgress(client, handle));
     } catch {
       // A query can fail transiently (no workflow task yet, worker restarting): try again next tick.
     }
@@ -203,7 +205,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
         finished.then((result) => ({ result })),
         whenAborted(signal).then(() => ({ interrupted: true as const })),
       ]);
-      await reportProgress(handle, io, race);
+      await reportProgress(client, handle, io, race);
       return race;
     });
     if ('interrupted' in outcome) {

@@ -3,9 +3,9 @@
 // workflow on a worker — for a closed run too — so without a poller only describe is shown.
 import type { Client, Connection } from '@temporalio/client';
 import { InputError } from '../../errors.js';
-import { progressQuery } from '../../../workflows/messages.js';
 import type { BranchProgress, SweepProgress } from '../../../workflows/sweep-types.js';
 import { describePollers } from '../temporal/task-queue.js';
+import { liveSweepProgress } from './live-progress.js';
 import { sweepRunSummary, type SweepRunSummary } from './sweep-listing.js';
 
 export interface SweepStatusReport extends SweepRunSummary {
@@ -36,7 +36,7 @@ export async function sweepStatus(client: Client, connection: Connection, namesp
     };
   }
   try {
-    const progress = await connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(progressQuery));
+    const progress = await connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => liveSweepProgress(client, handle));
     return { ...base, progress, progress_note: null };
   } catch (err) {
     return { ...base, progress: null, progress_note: `the progress query did not answer: ${(err as Error).message}` };
