@@ -11,6 +11,8 @@ import type { OptimizerState, StoredTrial } from '../src/search/optimizer/optimi
 import { restoreOptimizer } from '../src/search/optimizer/optimizer.js';
 import type { Point } from '../src/search/optimizer/space.js';
 import { toldTrial } from '../src/search/study/branchStudy.js';
+import type { BranchContext } from '../workflows/sweep-types.js';
+import { branchMaterializer } from './materialize.js';
 import { nonRetryable } from './plan.js';
 import { testPause } from './test-pause.js';
 import { readTrialChunks, type TrialChunks } from './trial-chunks.js';
@@ -26,8 +28,9 @@ export interface AskOptimizerResult {
   state: AskedOptimizerState;
 }
 
-export function askOptimizerPure(input: { state: OptimizerState; n: number }): AskOptimizerResult {
-  const opt = restoreOptimizer(input.state);
+export function askOptimizerPure(input: { state: OptimizerState; n: number; context?: BranchContext }): AskOptimizerResult {
+  const materializer = input.context ? branchMaterializer(input.context) : null;
+  const opt = restoreOptimizer(input.state, materializer ? { project: (p) => materializer.projectPoint(p) } : {});
   const points = opt.ask(input.n);
   const { trials: _told, ...state } = opt.state();
   return { points, state };
@@ -43,6 +46,12 @@ export interface AskOptimizerInput {
   state: OptimizerState;
   n: number;
   told?: ToldInStore;
+  /**
+   * The branch the optimizer searches: its materializer's projection is the optimizer's projector,
+   * exactly as the in-process loop uses it (StudyPorts.project). Absent (asks recorded before it was
+   * passed): no projector.
+   */
+  context?: BranchContext;
 }
 
 // Rebuilt told histories of recently asked branches (chunks never change once written).
@@ -80,7 +89,7 @@ export async function askOptimizer(input: AskOptimizerInput): Promise<AskOptimiz
     state = { ...state, trials: [...head, ...state.trials] };
   }
   try {
-    return askOptimizerPure({ state, n: input.n });
+    return askOptimizerPure({ state, n: input.n, ...(input.context ? { context: input.context } : {}) });
   } catch (err) {
     // A corrupt state or bad n is an InputError: retrying cannot help.
     nonRetryable(err);

@@ -242,8 +242,9 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   const toldLeftOut = carry?.told_in_store ?? 0;
   if (askLocal) {
     // The activity leaves out the told trials; the loop's optimizer adopts the rest (branchStudy.ts).
+    // The context gives the activity the branch's projector (the optimizer asks only legal points).
     ports.ask = (state, n) =>
-      askOptimizer(toldInStore && toldLeftOut > 0 ? { state, n, told: { prefix: workflowId, chunks, count: toldLeftOut } } : { state, n });
+      askOptimizer(toldInStore && toldLeftOut > 0 ? { state, n, context, told: { prefix: workflowId, chunks, count: toldLeftOut } } : { state, n, context });
   }
   /** The state to carry or return: under toldInStore without the told trials the store holds. */
   const carried = (s: StudyState) => {

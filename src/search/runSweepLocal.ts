@@ -44,6 +44,7 @@ export async function runSweepLocal(config: SmartSearchConfig, opts: LocalSweepO
       branch.plan,
       {
         materialize: async (points) => points.map((p) => branch.materializer.materialize(p)),
+        project: (p) => branch.materializer.projectPoint(p),
         evaluate: (cands) => opts.evaluator.evaluate(cands, branch),
       },
       hooks,

@@ -9,9 +9,9 @@ import { coordinateNeighbourhood } from './neighbourhood.js';
 import { FantasyBelief } from './fantasy.js';
 import { fitFeasibility } from './feasibility.js';
 import { GpPosterior, defaultHyper, fitHyper } from './gp.js';
-import type { AskContext, StoredTrial } from './optimizer.js';
+import type { AskContext, Projector, StoredTrial } from './optimizer.js';
 import type { PointMemo } from './point-memo.js';
-import { finiteSize, pointKey, type Point } from './space.js';
+import { finiteSize, pointKey, type Dimension, type Point } from './space.js';
 import { selectObservations } from './subset.js';
 
 /** Tunables (documented defaults; exported so tests and the benchmark can report them). */
@@ -106,7 +106,8 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   // Never fewer than 4 candidates per requested point, so a large batch is not starved.
   const budget = Math.max(4 * k, cfg.minCandidates, Math.min(cfg.maxCandidates, Math.floor(cfg.acquisitionFlops / Math.max(1, perCandidate))));
   const anchors = anchorsOf(modelled.map((t) => t.p), z, cfg.anchors);
-  const { points, keys, haltonUsed } = generateCandidates({
+  const project = ctx.project;
+  const generated = generateCandidates({
     codec,
     rng: ctx.rng,
     halton: ctx.candidateStream,
@@ -114,16 +115,20 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
     budget,
     anchors,
     exclude: ctx.seen,
-    near: [...s.trials.flatMap((t) => (t.o ? [t.p, t.o] : [t.p])), ...s.pending],
+    // With a projector, repeats are recognized exactly after projection (below).
+    near: project ? [] : [...s.trials.flatMap((t) => (t.o ? [t.p, t.o] : [t.p])), ...s.pending],
     memo,
-    basins: basinIndex(memo, s.trials),
+    ...(project ? {} : { basins: basinIndex(memo, s.trials) }),
   });
-  s.candidates += haltonUsed;
+  s.candidates += generated.haltonUsed;
+  const { points, keys } = project ? projectCandidates(generated.points, project, s.space, ctx.seen) : generated;
   if (points.length === 0) return [];
 
   // The incumbent's single-coordinate neighbours: the trust region the local picks choose from.
   const localKeys = new Set(
-    anchors.slice(0, cfg.localAnchors).flatMap((a) => coordinateNeighbourhood(codec, a, 1, Infinity).map((q) => pointKey(s.space, q))),
+    anchors
+      .slice(0, cfg.localAnchors)
+      .flatMap((a) => coordinateNeighbourhood(codec, a, 1, Infinity).map((q) => pointKey(s.space, project ? restrict(project(q), s.space) : q))),
   );
   const local = Uint8Array.from(keys, (key) => (localKeys.has(key) ? 1 : 0));
   const encoded = points.map((p) => codec.encode(p));
@@ -143,6 +148,29 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
     rng: ctx.rng,
   });
   return picks.map((i) => points[i]);
+}
+
+function restrict(p: Point, space: readonly Dimension[]): Point {
+  return Object.fromEntries(space.map((d) => [d.name, p[d.name]]));
+}
+
+/**
+ * The candidates' projections, each distinct one once (first occurrence wins), without those already
+ * asked or evaluated: what each candidate would really evaluate, so the models score that.
+ */
+function projectCandidates(candidates: readonly Point[], project: Projector, space: readonly Dimension[], seen: ReadonlySet<string>): { points: Point[]; keys: string[] } {
+  const points: Point[] = [];
+  const keys: string[] = [];
+  const taken = new Set<string>();
+  for (const c of candidates) {
+    const q = restrict(project(c), space);
+    const k = pointKey(space, q);
+    if (seen.has(k) || taken.has(k)) continue;
+    taken.add(k);
+    points.push(q);
+    keys.push(k);
+  }
+  return { points, keys };
 }
 
 /** One observation per distinct point among the asked (`p`) and evaluated (`o`) ones, first tell wins. */

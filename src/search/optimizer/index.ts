@@ -12,10 +12,14 @@
 // continuous bounds/centre/±0.15), random local moves around the best points, Halton and uniform
 // points; near-repeats of seen points left out. A tell may carry the point actually evaluated
 // (`observed`, e.g. after projection): it is never asked again and feeds the feasibility model.
+// With a projector (OptimizerRuntime.project: the branch's latent → legal-config projection, handed to
+// createOptimizer/restoreOptimizer, not serialized) bayesian projects the design and every candidate
+// and asks only projections not yet asked or evaluated: no repeats, and the GP scores what would
+// really be evaluated.
 // random: uniform, never repeating a seen point in a finite space. thorough: `enumerateSpace`.
 // Pure and deterministic: state() / restoreOptimizer().
 export { createOptimizer, restoreOptimizer } from './optimizer.js';
-export type { Algorithm, Objective, Optimizer, OptimizerOptions, OptimizerState, StoredTrial, Trial } from './optimizer.js';
+export type { Algorithm, Objective, Optimizer, OptimizerOptions, OptimizerRuntime, OptimizerState, Projector, StoredTrial, Trial } from './optimizer.js';
 export { enumerateSpace } from './thorough.js';
 export { BAYESIAN_DEFAULTS } from './bayesian.js';
 export type { Dimension, DimensionValue, Point } from './space.js';

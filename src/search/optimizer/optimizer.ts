@@ -26,6 +26,25 @@ export interface OptimizerOptions {
   initialPoints?: Point[];
 }
 
+/**
+ * Maps an ask onto the point the caller would really evaluate (e.g. latent parallel features projected
+ * onto a legal config). Pure and deterministic, and idempotent on its own outputs. Not part of the
+ * state: the caller hands the same function to `createOptimizer` and `restoreOptimizer` (a
+ * different or missing projector gives different asks).
+ */
+export type Projector = (p: Point) => Point;
+
+/** Runtime inputs of an optimizer that are not serialized with its state. */
+export interface OptimizerRuntime {
+  /**
+   * With a projector, `bayesian` asks only points that are their own projection: it projects every
+   * candidate, models and scores what would be evaluated, and never asks a point whose projection was
+   * already asked or evaluated (no repeats). Without one, asks are projected by the caller after the
+   * fact (the `observed` point of a tell).
+   */
+  project?: Projector;
+}
+
 export interface Trial {
   /** The point as asked (matches the pending ask). */
   point: Point;
@@ -100,12 +119,16 @@ export interface AskContext {
   seen: Set<string>;
   /** Keys and encodings of the points this optimizer has built or been told (by object identity). */
   memo: PointMemo;
+  project?: Projector;
 }
 
 class SeededOptimizer implements Optimizer {
   private readonly ctx: AskContext;
 
-  constructor(private readonly s: OptimizerState) {
+  constructor(
+    private readonly s: OptimizerState,
+    runtime: OptimizerRuntime = {},
+  ) {
     const codec = new SpaceCodec(s.space);
     const memo = new PointMemo(codec);
     this.ctx = {
@@ -116,6 +139,7 @@ class SeededOptimizer implements Optimizer {
       candidateStream: new ScrambledHalton(s.space.length, (s.seed + 0x9e3779b9) >>> 0),
       seen: new Set([...s.trials.flatMap((t) => (t.o ? [memo.key(t.p), memo.key(t.o)] : [memo.key(t.p)])), ...s.pending.map((p) => memo.key(p))]),
       memo,
+      ...(runtime.project ? { project: runtime.project } : {}),
     };
   }
 
@@ -129,7 +153,8 @@ class SeededOptimizer implements Optimizer {
       out.push(p);
     };
     while (out.length < n && s.queue.length > 0) {
-      const p = s.queue.shift()!;
+      const q = s.queue.shift()!;
+      const p = s.algorithm === 'bayesian' && this.ctx.project ? this.projected(q) : q;
       if (!seen.has(memo.key(p))) accept(p);
     }
     if (out.length < n) {
@@ -157,14 +182,40 @@ class SeededOptimizer implements Optimizer {
     const out: Point[] = [];
     const seen = new Set(this.ctx.seen);
     const cursor = { index: this.ctx.state.design };
+    // With a projector, design points whose projection was already seen are skipped (a bounded number
+    // of tries per point, then whatever the design gives).
+    const tries = this.ctx.project ? PROJECTED_DESIGN_TRIES : 1;
     for (let i = 0; i < k; i++) {
-      const p = haltonUnseen(this.ctx.codec, this.ctx.design, cursor, this.ctx.rng, seen);
+      let p: Point | null = null;
+      for (let t = 0; t < tries; t++) {
+        const q = haltonUnseen(this.ctx.codec, this.ctx.design, cursor, this.ctx.rng, seen);
+        if (!q) break;
+        if (!this.ctx.project) {
+          p = q;
+          break;
+        }
+        const r = this.projected(q);
+        const fresh = !seen.has(pointKey(this.ctx.state.space, r));
+        seen.add(pointKey(this.ctx.state.space, q));
+        if (fresh) {
+          p = r;
+          break;
+        }
+      }
       if (!p) break;
       seen.add(pointKey(this.ctx.state.space, p));
       out.push(p);
     }
     this.ctx.state.design = cursor.index;
     return out;
+  }
+
+  /** The projector's image of `p`, restricted to the space's dimensions and checked. */
+  private projected(p: Point): Point {
+    const r = this.ctx.project!(p);
+    const q = Object.fromEntries(this.ctx.state.space.map((d) => [d.name, r[d.name]]));
+    this.ctx.codec.checkPoint(q);
+    return q;
   }
 
   tell(trials: Trial[]): void {
@@ -217,7 +268,10 @@ class SeededOptimizer implements Optimizer {
   }
 }
 
-export function createOptimizer(opts: OptimizerOptions): Optimizer {
+/** Design indices tried per design point when a projector maps them onto seen points. */
+const PROJECTED_DESIGN_TRIES = 16;
+
+export function createOptimizer(opts: OptimizerOptions, runtime: OptimizerRuntime = {}): Optimizer {
   validateSpace(opts.space);
   if (opts.objectives.length === 0) throw new InputError('optimizer: at least one objective is required');
   if (new Set(opts.objectives.map((o) => o.name)).size !== opts.objectives.length)
@@ -241,11 +295,11 @@ export function createOptimizer(opts: OptimizerOptions): Optimizer {
     hyper: [],
     feasibilityHyper: null,
   };
-  return new SeededOptimizer(state);
+  return new SeededOptimizer(state, runtime);
 }
 
-export function restoreOptimizer(state: OptimizerState): Optimizer {
+export function restoreOptimizer(state: OptimizerState, runtime: OptimizerRuntime = {}): Optimizer {
   if (state?.v !== 1) throw new InputError('optimizer: unsupported or corrupt optimizer state (expected v: 1)');
   validateSpace(state.space);
-  return new SeededOptimizer(JSON.parse(JSON.stringify(state)) as OptimizerState);
+  return new SeededOptimizer(JSON.parse(JSON.stringify(state)) as OptimizerState, runtime);
 }

@@ -2,7 +2,7 @@
 // Deterministic given its inputs: the optimizer has its own seeded PRNG, candidates are materialized by
 // a pure function, and outcomes are told in ask order whatever order replays finish in. The same code
 // runs in runSweepLocal and inside the Temporal `branchStudy` workflow; only the ports differ.
-import { createOptimizer, restoreOptimizer, type Optimizer, type OptimizerState, type Trial as OptimizerTrial } from '../optimizer/optimizer.js';
+import { createOptimizer, restoreOptimizer, type Optimizer, type OptimizerState, type Projector, type Trial as OptimizerTrial } from '../optimizer/optimizer.js';
 import type { Point } from '../optimizer/space.js';
 import { scoreReport, signedScore, strictSlaViolation } from '../goal.js';
 import { STATUS_OF_REASON, type EvalOutcome } from '../trial.js';
@@ -22,6 +22,11 @@ export interface StudyPorts {
    * optimizer adopts that state and is carried on, not rebuilt. Absent, the loop asks in-process.
    */
   ask?(state: OptimizerState, n: number): Promise<{ points: Point[]; state: Omit<OptimizerState, 'trials'> }>;
+  /**
+   * Optional: the optimizer's projector (BranchMaterializer.projectPoint), for in-process asks. An
+   * `ask` port must use the same one (the askOptimizer activity builds it from the branch context).
+   */
+  project?: Projector;
   /**
    * Optional, with `recall`: takes each finished round's trials out of memory (the Temporal branch
    * writes them to the store in chunks, so no payload or carried state grows with the trial count).
@@ -78,15 +83,19 @@ export function initialStudyState(): StudyState {
   return { round: 0, thorough_next: 0, trials: [], optimizer: null, stop_reason: null };
 }
 
-function makeOptimizer(plan: BranchStudyPlan, state: StudyState): Optimizer {
-  if (state.optimizer) return restoreOptimizer(state.optimizer);
-  return createOptimizer({
-    space: plan.dimensions,
-    algorithm: plan.settings.algorithm,
-    objectives: plan.objectives,
-    seed: plan.settings.seed,
-    initialPoints: plan.dimensions.length > 0 ? [plan.initial_point] : [],
-  });
+function makeOptimizer(plan: BranchStudyPlan, state: StudyState, project?: Projector): Optimizer {
+  const runtime = project ? { project } : {};
+  if (state.optimizer) return restoreOptimizer(state.optimizer, runtime);
+  return createOptimizer(
+    {
+      space: plan.dimensions,
+      algorithm: plan.settings.algorithm,
+      objectives: plan.objectives,
+      seed: plan.settings.seed,
+      initialPoints: plan.dimensions.length > 0 ? [plan.initial_point] : [],
+    },
+    runtime,
+  );
 }
 
 /** Turns one materialized candidate + outcome into a trial (scoring, strict SLA). */
@@ -264,7 +273,7 @@ export async function runBranchStudy(
   const maxAttempts = 11 * perRound;
   // A fully pinned branch (no searched dimension) never asks: it has one candidate and no optimizer.
   const searched = plan.dimensions.length > 0;
-  let opt: Optimizer | null = searched ? makeOptimizer(plan, state) : null;
+  let opt: Optimizer | null = searched ? makeOptimizer(plan, state, ports.project) : null;
   const ask = async (n: number): Promise<Point[]> => {
     if (!opt) return [];
     if (!ports.ask) return opt.ask(n);

@@ -43,6 +43,9 @@ export interface MaterializeInputs {
   kvTokensPerRank: CandidateKvTokens;
 }
 
+/** Latent requests whose projection `projectPoint` remembers (cleared when full). */
+const PROJECTION_MEMO = 65_536;
+
 const ROLES: Record<'agg' | 'disagg', EngineRole[]> = { agg: ['agg'], disagg: ['prefill', 'decode'] };
 
 export class BranchMaterializer {
@@ -50,6 +53,7 @@ export class BranchMaterializer {
   private readonly constants: Record<string, LatentValue>;
   private thoroughPairs: { member: PoolMember; backend: Backend }[] | null = null;
   private thoroughKnobs: Point[] | null = null;
+  private readonly projected = new Map<string, Record<string, LatentValue>>();
 
   constructor(private readonly inp: MaterializeInputs) {
     const space = latentSpace(inp.pool, inp.branch.deployment_mode);
@@ -110,6 +114,31 @@ export class BranchMaterializer {
       };
     }
     return this.finish(point, backend, parallel, projection);
+  }
+
+  /**
+   * The point `materialize` would evaluate for `point`: its latent parallel features replaced by those
+   * of the legal config they project onto (every other dimension unchanged). Pure; idempotent (a
+   * legal encoding projects onto its own config). The optimizer's projector (see optimizer.ts).
+   */
+  projectPoint(point: Point): Point {
+    const { pool } = this.inp;
+    if (pool.members.length === 1 || this.latentNames.size === 0) return point;
+    const backend = this.value(point, 'backend') as Backend;
+    let key = backend;
+    for (const name of this.latentNames) key += `\u0001${String(point[name])}`;
+    let actual = this.projected.get(key);
+    if (!actual) {
+      const request: Record<string, LatentValue> = { ...this.constants };
+      for (const name of this.latentNames) request[name] = point[name] as LatentValue;
+      actual = projectParallel(pool, this.mode, backend, request).actual;
+      // Candidates share latent parts (knob variations of one request): a bounded per-process memo.
+      if (this.projected.size >= PROJECTION_MEMO) this.projected.clear();
+      this.projected.set(key, actual);
+    }
+    const out: Point = { ...point };
+    for (const name of this.latentNames) if (name in out && name in actual) out[name] = actual[name];
+    return out;
   }
 
   private materializeThorough(index: number): MaterializedCandidate {
