@@ -108,6 +108,22 @@ const { askOptimizer } = proxyLocalActivities<typeof activities>({
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
+// Materialize, recall and the trial-chunk write as local activities on the branch's own worker: each
+// is milliseconds, and as a regular activity each cost a server round trip (schedule, poll, complete,
+// a new workflow task: 20–80 ms on a loaded 2-core box) in every round, one after another. As local
+// activities the ask, materialize and recall of a round run inside one workflow task, which ends by
+// scheduling the replays. Same timeouts as the regular ones; a worker lost inside one costs the
+// branch's workflow-task timeout (30 s), as for the ask.
+const localSteps = proxyLocalActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+});
+/**
+ * Histories recorded before materialize, recall and storeTrialChunk became local activities replay
+ * with them as regular activities.
+ */
+export const SHORT_STEPS_LOCAL_PATCH = 'short-steps-local-activities';
+
 /** Histories recorded before the ask moved into a local activity replay with the in-workflow ask. */
 const ASK_LOCAL_ACTIVITY_PATCH = 'optimizer-ask-local-activity';
 /** Histories recorded before one activity per candidate replay with one `replayWave` per wave. */
@@ -151,6 +167,10 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   // Thinned: a continued run's parent already knows the branch runs, and in which round it signalled.
   let reportedStatus: BranchStatus | null = thinSignals && carry ? 'running' : null;
   let reportedRound = thinSignals && carry ? current.round : -1;
+  const shortLocal = patched(SHORT_STEPS_LOCAL_PATCH);
+  const materializeStep = shortLocal ? localSteps.materializeCandidates : materializeCandidates;
+  const storeStep = shortLocal ? localSteps.storeTrialChunk : storeTrialChunk;
+  const recallStep = shortLocal ? localSteps.recallTrials : recallTrials;
 
   const progress = () => branchProgress(plan, current, clock, { workflowId, status, continued_as_new: continuedAsNew }, tally);
   setHandler(branchProgressQuery, progress);
@@ -186,8 +206,8 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     materialize: async (points) => {
       report();
       if (points.length === 0) return [];
-      if (!bounded) return materializeCandidates({ context, points });
-      const done = await Promise.all(pieces(points, MAX_MATERIALIZE_POINTS).map((p) => materializeCandidates({ context, points: p })));
+      if (!bounded) return materializeStep({ context, points });
+      const done = await Promise.all(pieces(points, MAX_MATERIALIZE_POINTS).map((p) => materializeStep({ context, points: p })));
       return done.flat();
     },
     evaluate: async (candidates) => {
@@ -224,7 +244,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       const views = trialViews(plan, { ...current, trials: trials.filter((t) => t.n > reportedN) });
       const compact = trials.map((t) => compactTrial(t, keys));
       const parts = bounded ? pieces(compact, MAX_CHUNK_TRIALS) : [compact];
-      await Promise.all(parts.map((part, i) => storeTrialChunk({ prefix: workflowId, index: chunks + i, trials: part })));
+      await Promise.all(parts.map((part, i) => storeStep({ prefix: workflowId, index: chunks + i, trials: part })));
       chunks += parts.length;
       tally = addToTally(plan, tally, trials);
       unsentViews = [...unsentViews, ...views].slice(-MAX_VIEWS_PER_SIGNAL);
@@ -232,7 +252,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       // The loop forgets these trials now.
       current = { ...current, trials: [], stored_trials: tally.trials };
     };
-    ports.recall = (keys) => recallTrials({ prefix: workflowId, chunks, keys });
+    ports.recall = (keys) => recallStep({ prefix: workflowId, chunks, keys });
   }
   const askLocal = patched(ASK_LOCAL_ACTIVITY_PATCH);
   // The optimizer's told trials stay in the store: a state carried in from a run that still held

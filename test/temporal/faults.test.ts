@@ -100,9 +100,22 @@ const ACTIVITY_OF: Record<PausableActivity, string> = {
   report: 'reportSweep',
 };
 
+/** The activity type a local-activity marker records (its `data` detail), or null for other events. */
+function localActivityType(e: HistoryEvent): string | null {
+  const m = e.markerRecordedEventAttributes;
+  if (m?.markerName !== 'core_local_activity') return null;
+  const data = m.details?.data?.payloads?.[0]?.data;
+  try {
+    return data ? ((JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The work a killed worker held was done again since `sinceMs`: a retried attempt of that activity
- * completed (or, for the ask, a local-activity marker was recorded — the branch's workflow task ran again).
+ * completed, or, for a local activity (the ask; materialize since SHORT_STEPS_LOCAL_PATCH), its
+ * marker was recorded — the branch's workflow task ran again on another worker.
  */
 async function redoneSince(handles: WorkflowHandle[], kind: PausableActivity, sinceMs: number): Promise<boolean> {
   for (const h of handles) {
@@ -110,10 +123,8 @@ async function redoneSince(handles: WorkflowHandle[], kind: PausableActivity, si
     const byId = new Map(events.map((e) => [Number(e.eventId), e]));
     for (const e of events) {
       if (eventMs(e) < sinceMs) continue;
-      if (kind === 'ask') {
-        if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') return true;
-        continue;
-      }
+      if (localActivityType(e) === ACTIVITY_OF[kind]) return true;
+      if (kind === 'ask') continue;
       const done = e.activityTaskCompletedEventAttributes;
       if (!done) continue;
       const scheduled = byId.get(Number(done.scheduledEventId))?.activityTaskScheduledEventAttributes;
