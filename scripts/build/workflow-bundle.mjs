@@ -34,10 +34,30 @@ export async function buildWorkflowBundle() {
   const { bundleWorkflowCode, DefaultLogger } = await import('@temporalio/worker');
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_SOURCE, logger: new DefaultLogger('ERROR') });
   const dir = newArtifactDir(WORKFLOWS_ARTIFACT);
-  writeFileSync(join(dir, 'workflow-bundle.js'), bundle.code);
-  writeFileSync(join(dir, 'workflow-bundle.js.map'), bundle.sourceMap);
+  const { code, sourceMap } = withSlimSourceMap(bundle.code);
+  writeFileSync(join(dir, 'workflow-bundle.js'), code);
+  writeFileSync(join(dir, 'workflow-bundle.js.map'), sourceMap);
   publishArtifact(WORKFLOWS_ARTIFACT, dir, [...sources, ...BUILD_FILES], startedMs);
-  return { bundle, dir };
+  return { bundle: { code, sourceMap }, dir };
+}
+
+const INLINE_MAP = '//# sourceMappingURL=data:';
+
+/**
+ * The bundle with an empty inline source map, and the full map to keep beside it. The SDK insists on
+ * an inline map, and at every Worker.create it decodes, parses and re-encodes it and compiles the
+ * bundle with it: webpack's map is 1.5 MB of the 2.2 MB bundle and cost ~0.1–0.5 s per worker start
+ * (measured on a loaded 2-core box). Workflow stack traces then name lines of the (readable,
+ * unminified) bundle in dist/workflows-<id>/; workflow-bundle.js.map there maps them to the sources.
+ */
+export function withSlimSourceMap(code) {
+  const at = code.lastIndexOf(INLINE_MAP);
+  const b64 = at < 0 ? -1 : code.indexOf('base64,', at);
+  if (b64 < 0) return { code, sourceMap: '' };
+  const sourceMap = Buffer.from(code.slice(b64 + 'base64,'.length).trim(), 'base64').toString();
+  const file = JSON.parse(sourceMap).file ?? 'workflow-bundle.js';
+  const slim = JSON.stringify({ version: 3, file, sources: [], names: [], mappings: '' });
+  return { code: `${code.slice(0, at)}${INLINE_MAP}application/json;base64,${Buffer.from(slim).toString('base64')}\n`, sourceMap };
 }
 
 /** The current workflow bundle: the stored one while fresh, else a new one (stored for the next worker). */
