@@ -224,11 +224,19 @@ describe('spica deploy: input errors exit 2 and say why', () => {
   const paretoPath = writeResult('pareto.json', pareto);
   const front = (pareto.views as { pareto_front: string[] }).pareto_front;
 
-  it('a Pareto result without --candidate lists the front ids', async () => {
-    const r = await spica(['deploy', paretoPath, '--out', join(root, 'p0')]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('no implicit winner');
-    for (const id of front) expect(r.stderr).toContain(id);
+  it('a Pareto result without --candidate deploys every front member into its own folder, with front.md', async () => {
+    const out = join(root, 'p0');
+    const r = await spica(['deploy', paretoPath, '--out', out, '--name', 'svc']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(front.length).toBeGreaterThan(1);
+    const index = readFileSync(join(out, 'front.md'), 'utf8');
+    for (const id of front) {
+      const doc = parse(readFileSync(join(out, id, 'k8s_deploy.yaml'), 'utf8'));
+      expect(doc.metadata.annotations['spica/candidate']).toBe(id);
+      expect(doc.metadata.name).toBe(`svc-${id}`);
+      expect(index).toContain(`| ${id}/ |`);
+    }
+    expect(r.stderr).toContain(`the Pareto front, ${front.length} candidate(s)`);
   });
 
   it('a Pareto result with a front id deploys it', async () => {
