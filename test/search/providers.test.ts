@@ -109,4 +109,32 @@ goal: {target: goodput, sla: {ttft_ms: 1000, itl_ms: 50}}
       else expect(planner.load_predictor).toBe(winners[policy === 'throughput_180_5' ? 180 : 600]);
     }
   });
+
+  it('projectPoint: dead knobs take their first value (same candidate), live ones are kept, and it is idempotent', () => {
+    const cfg = base(`  gpu_budget: 4
+  router_mode: [kv_router, round_robin]
+  overlap_score_credit: [0.0, 1.0]
+  prefill_load_scale: [0.5, 2.0]
+  planner_scaling_policy: [disabled, load_180_5]
+  planner_load_sensitivity: [aggressive, default]`.replace('  gpu_budget: 4\n', ''));
+    const b = planSweep(cfg, { capabilities: REPLAY_RUNNER_CAPABILITIES }).branches[0];
+    const R = 'adapter::dynamo.router::';
+    const P = 'adapter::dynamo.planner::';
+    const point = {
+      ...b.plan.initial_point,
+      [`${R}router_mode`]: 'round_robin',
+      [`${R}overlap_score_credit`]: 1,
+      [`${R}prefill_load_scale`]: 2,
+      [`${P}scaling_policy`]: 'disabled',
+      [`${P}load_sensitivity`]: 'default',
+    };
+    const q = b.materializer.projectPoint(point);
+    expect(b.materializer.materialize(q).key).toBe(b.materializer.materialize(point).key);
+    const dims = new Map(b.plan.dimensions.map((d) => [d.name, d.values[0]]));
+    for (const k of [`${R}overlap_score_credit`, `${R}prefill_load_scale`, `${P}load_sensitivity`]) if (dims.has(k)) expect(q[k]).toBe(dims.get(k));
+    expect(b.materializer.projectPoint(q)).toEqual(q);
+    // Live under kv_router: kept.
+    const live = { ...point, [`${R}router_mode`]: 'kv_router' };
+    expect(b.materializer.projectPoint(live)[`${R}overlap_score_credit`]).toBe(1);
+  });
 });

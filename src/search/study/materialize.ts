@@ -54,6 +54,8 @@ export class BranchMaterializer {
   private thoroughPairs: { member: PoolMember; backend: Backend }[] | null = null;
   private thoroughKnobs: Point[] | null = null;
   private readonly projected = new Map<string, Record<string, LatentValue>>();
+  private readonly adapterConfigs = new Map<string, string>();
+  private readonly providerDims = new Map<string, Dimension[]>();
 
   constructor(private readonly inp: MaterializeInputs) {
     const space = latentSpace(inp.pool, inp.branch.deployment_mode);
@@ -123,8 +125,8 @@ export class BranchMaterializer {
    */
   projectPoint(point: Point): Point {
     const { pool } = this.inp;
-    if (pool.members.length === 1 || this.latentNames.size === 0) return point;
     const backend = this.value(point, 'backend') as Backend;
+    if (pool.members.length === 1 || this.latentNames.size === 0) return this.canonicalKnobs(point, backend);
     let key = backend;
     for (const name of this.latentNames) key += `\u0001${String(point[name])}`;
     let actual = this.projected.get(key);
@@ -138,7 +140,61 @@ export class BranchMaterializer {
     }
     const out: Point = { ...point };
     for (const name of this.latentNames) if (name in out && name in actual) out[name] = actual[name];
+    return this.canonicalKnobs(out, backend);
+  }
+
+  /**
+   * `point` with every searched adapter knob that its provider's replay config ignores (given the other
+   * knobs: e.g. the router weights under round_robin, the planner sensitivities with scaling disabled)
+   * set to the dimension's first value. The candidate is unchanged (the knob was dead), so points that
+   * differ only in dead knobs, which are the same evaluation, become the same point.
+   */
+  private canonicalKnobs(point: Point, backend: Backend): Point {
+    let out = point;
+    for (const plan of this.inp.providers) {
+      const dims = this.adapterDims(plan.provider);
+      if (dims.length === 0) continue;
+      const provider = BUILTIN_PROVIDERS.find((p) => p.name === plan.provider);
+      if (!provider) throw new Error(`no provider '${plan.provider}'`);
+      const configOf = (p: Point): string => {
+        const sel = this.selection(p, plan.provider);
+        let key = `${plan.provider}\u0001${backend}`;
+        for (const k of Object.keys(sel).sort()) key += `\u0001${k}=${String(sel[k])}`;
+        let c = this.adapterConfigs.get(key);
+        if (c === undefined) {
+          c = canonicalJson(provider.materializeReplay(plan, sel, { deployment_mode: this.mode, backend, config: this.inp.config }).config);
+          if (this.adapterConfigs.size >= PROJECTION_MEMO) this.adapterConfigs.clear();
+          this.adapterConfigs.set(key, c);
+        }
+        return c;
+      };
+      // Until nothing changes (a knob may turn dead once another one is canonical): at most one pass per knob.
+      for (let pass = 0; pass <= dims.length; pass++) {
+        let changed = false;
+        for (const d of dims) {
+          const first = d.values[0];
+          if (out[d.name] === first) continue;
+          const q = { ...out, [d.name]: first };
+          if (configOf(q) === configOf(out)) {
+            out = q;
+            changed = true;
+          }
+        }
+        if (!changed) break;
+      }
+    }
     return out;
+  }
+
+  /** The searched dimensions of one provider (prefixed names), memoized. */
+  private adapterDims(provider: string): Dimension[] {
+    let dims = this.providerDims.get(provider);
+    if (!dims) {
+      const prefix = adapterPrefix(provider);
+      dims = this.inp.branch.dimensions.filter((d) => d.name.startsWith(prefix));
+      this.providerDims.set(provider, dims);
+    }
+    return dims;
   }
 
   private materializeThorough(index: number): MaterializedCandidate {
