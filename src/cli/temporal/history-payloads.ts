@@ -39,19 +39,20 @@ function* payloadsIn(node: unknown): Generator<PayloadLike> {
 }
 
 // temporal.api.enums.v1.EventType numbers of the events that carry payloads (the proto package is
-// not a direct dependency).
+// not a direct dependency; numbers checked against @temporalio/proto's EventType).
 const EVENT_TYPES: Record<number, string> = {
   1: 'WorkflowExecutionStarted',
   2: 'WorkflowExecutionCompleted',
+  3: 'WorkflowExecutionFailed',
   10: 'ActivityTaskScheduled',
   12: 'ActivityTaskCompleted',
   13: 'ActivityTaskFailed',
-  16: 'MarkerRecorded',
-  17: 'WorkflowExecutionSignaled',
-  26: 'WorkflowExecutionContinuedAsNew',
+  25: 'MarkerRecorded',
+  26: 'WorkflowExecutionSignaled',
+  28: 'WorkflowExecutionContinuedAsNew',
   29: 'StartChildWorkflowExecutionInitiated',
   32: 'ChildWorkflowExecutionCompleted',
-  38: 'SignalExternalWorkflowExecutionInitiated',
+  37: 'SignalExternalWorkflowExecutionInitiated',
 };
 
 function eventTypeName(t: unknown): string {
