@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { Point } from '../src/search/optimizer/space.js';
 import type { MaterializedCandidate } from '../src/search/study/materialize.js';
-import type { BranchContext } from '../workflows/sweep-types.js';
+import type { ActivityContext, BranchContext } from '../workflows/sweep-types.js';
+import { resolveContext } from './context.js';
 import { nonRetryable } from './plan.js';
 import { cachedSweepPlan } from './sweep-inputs.js';
 import { testPause } from './test-pause.js';
@@ -21,11 +22,12 @@ export function compactKey(key: string): string {
   return key === '' ? '' : createHash('sha256').update(key).digest('hex');
 }
 
-export async function materializeCandidates(input: { context: BranchContext; points: Point[] }): Promise<MaterializedCandidate[]> {
+export async function materializeCandidates(input: { context: ActivityContext; points: Point[] }): Promise<MaterializedCandidate[]> {
   await testPause('materialize');
+  const context = await resolveContext(input.context);
   let materializer: ReturnType<typeof branchMaterializer>;
   try {
-    materializer = branchMaterializer(input.context);
+    materializer = branchMaterializer(context);
   } catch (err) {
     nonRetryable(err);
   }

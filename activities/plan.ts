@@ -10,6 +10,7 @@ import type { InputFailureDetails } from '../workflows/input-failure.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../workflows/search-attributes.js';
 import { isYamlInput, type SweepInput, type SweepLabels, type SweepPlanned } from '../workflows/sweep-types.js';
 import { cachedSweepPlan } from './sweep-inputs.js';
+import { storeConfig } from './context.js';
 import { testPause } from './test-pause.js';
 
 /**
@@ -66,6 +67,8 @@ export async function plan(input: SweepInput): Promise<SweepPlanned> {
   } catch (err) {
     nonRetryable(err);
   }
+  // The branches send the config to their per-trial activities by this hash (activities/context.ts).
+  await storeConfig(config, planned.plan.config_hash);
   const attrs = await registeredSearchAttributes();
   // Operational, not part of the result (runSweepLocal has no server): log it on the worker.
   if (attrs.warning) Context.current().log.warn(attrs.warning);

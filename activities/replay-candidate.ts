@@ -7,7 +7,8 @@ import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type { MaterializedCandidate } from '../src/search/study/materialize.js';
 import type { EvalOutcome } from '../src/search/trial.js';
-import type { BranchContext } from '../workflows/sweep-types.js';
+import type { ActivityContext } from '../workflows/sweep-types.js';
+import { resolveContext } from './context.js';
 import { testPause } from './test-pause.js';
 import { evaluateWithCache } from './replay-wave.js';
 
@@ -20,13 +21,13 @@ export interface CandidateOutcome {
   cache_hit: boolean;
 }
 
-export async function replayCandidate(input: { context: BranchContext; candidate: MaterializedCandidate }): Promise<CandidateOutcome> {
+export async function replayCandidate(input: { context: ActivityContext; candidate: MaterializedCandidate }): Promise<CandidateOutcome> {
   const ctx = Context.current();
   ctx.heartbeat();
   const beat = setInterval(() => ctx.heartbeat(), REPLAY_HEARTBEAT_MS);
   try {
     await testPause('replay', ctx.cancellationSignal);
-    const { outcomes, cache_hits } = await evaluateWithCache(input.context, [input.candidate], ctx.cancellationSignal);
+    const { outcomes, cache_hits } = await evaluateWithCache(await resolveContext(input.context), [input.candidate], ctx.cancellationSignal);
     if (ctx.cancellationSignal.aborted) throw new CancelledFailure('replay cancelled');
     return { outcome: outcomes[0], cache_hit: cache_hits > 0 };
   } finally {

@@ -10,7 +10,8 @@ import { CancelledFailure } from '@temporalio/common';
 import { specHash } from '../src/replay/spec-hash.js';
 import type { MaterializedCandidate } from '../src/search/study/materialize.js';
 import type { EvalOutcome } from '../src/search/trial.js';
-import type { BranchContext, WaveOutcome } from '../workflows/sweep-types.js';
+import type { ActivityContext, BranchContext, WaveOutcome } from '../workflows/sweep-types.js';
+import { resolveContext } from './context.js';
 import { replaySpecFor } from './evaluate.js';
 import { replayPool } from './replay-pool.js';
 import { resultCache } from './result-cache.js';
@@ -74,12 +75,12 @@ export async function evaluateWithCache(
   return { outcomes, cache_hits: hits };
 }
 
-export async function replayWave(input: { context: BranchContext; candidates: MaterializedCandidate[] }): Promise<WaveOutcome> {
+export async function replayWave(input: { context: ActivityContext; candidates: MaterializedCandidate[] }): Promise<WaveOutcome> {
   const ctx = Context.current();
   let progress = { done: 0, total: 0 };
   const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_MS);
   try {
-    const wave = await evaluateWithCache(input.context, input.candidates, ctx.cancellationSignal, (done, total) => {
+    const wave = await evaluateWithCache(await resolveContext(input.context), input.candidates, ctx.cancellationSignal, (done, total) => {
       progress = { done, total };
       ctx.heartbeat(progress);
     });

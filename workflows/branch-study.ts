@@ -27,7 +27,7 @@ import type { EvalOutcome } from '../src/search/trial.js';
 import { rethrowInputFailure } from './input-failure.js';
 import { replayUnits } from './replay-units.js';
 import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
-import type { BranchStatus, BranchStudyInput, BranchStudyResult, TrialView } from './sweep-types.js';
+import type { ActivityContext, BranchStatus, BranchStudyInput, BranchStudyResult, TrialView } from './sweep-types.js';
 
 // Store reads/writes of one chunk: small, so a short timeout bounds a lost worker's hold.
 const { storeTrialChunk, recallTrials } = proxyActivities<typeof activities>({
@@ -145,6 +145,11 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
 async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> {
   const { workflowId } = workflowInfo();
   const { plan, context } = input;
+  // Per-trial activities get the config by its hash (the plan activity stored it): ~2.4 KB less in
+  // every materialize and replay input. Inputs from before config_hash carry the config itself.
+  const activityContext: ActivityContext = context.config_hash
+    ? { config_ref: context.config_hash, mode: context.mode, traceSha256: context.traceSha256 }
+    : context;
   const carry = input.carry ?? null;
   let stopRequested = carry?.stop_requested ?? false;
   let persistentHits = carry?.persistent_cache_hits ?? 0;
@@ -206,8 +211,8 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     materialize: async (points) => {
       report();
       if (points.length === 0) return [];
-      if (!bounded) return materializeStep({ context, points });
-      const done = await Promise.all(pieces(points, MAX_MATERIALIZE_POINTS).map((p) => materializeStep({ context, points: p })));
+      if (!bounded) return materializeStep({ context: activityContext, points });
+      const done = await Promise.all(pieces(points, MAX_MATERIALIZE_POINTS).map((p) => materializeStep({ context: activityContext, points: p })));
       return done.flat();
     },
     evaluate: async (candidates) => {
@@ -220,15 +225,15 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
         const done = await Promise.all(
           units.map((unit) =>
             unit.length === 1
-              ? replayCandidate({ context, candidate: unit[0] }).then((d) => ({ outcomes: [d.outcome], cache_hits: d.cache_hit ? 1 : 0 }))
-              : replayWave({ context, candidates: unit }),
+              ? replayCandidate({ context: activityContext, candidate: unit[0] }).then((d) => ({ outcomes: [d.outcome], cache_hits: d.cache_hit ? 1 : 0 }))
+              : replayWave({ context: activityContext, candidates: unit }),
           ),
         );
         outcomes = done.flatMap((d) => d.outcomes);
         persistentHits += done.reduce((n, d) => n + d.cache_hits, 0);
         msPerCandidate = (Date.now() - started) / Math.max(1, candidates.length);
       } else {
-        const wave = await replayWave({ context, candidates });
+        const wave = await replayWave({ context: activityContext, candidates });
         outcomes = wave.outcomes;
         persistentHits += wave.cache_hits;
       }

@@ -47,7 +47,21 @@ export interface BranchContext {
   config: SmartSearchConfig;
   mode: 'agg' | 'disagg';
   traceSha256: string | null;
+  /** The config's hash; the `plan` activity stored the config under it (absent in older inputs). */
+  config_hash?: string;
 }
+
+/**
+ * A branch context as the per-trial activities get it: the config by its hash (the `plan` activity
+ * stored it; ~2.4 KB less in every materialize/replay input), resolved by activities/context.ts.
+ */
+export interface BranchContextRef {
+  config_ref: string;
+  mode: 'agg' | 'disagg';
+  traceSha256: string | null;
+}
+
+export type ActivityContext = BranchContext | BranchContextRef;
 
 /** Wave timing and counters a branch carries across continue-as-new. */
 export interface BranchCarry {

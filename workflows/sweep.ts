@@ -132,7 +132,7 @@ async function runSweep(input: SweepInput): Promise<SweepOutcome> {
           // timeout never completes and the branch is stuck for good. The price: a worker that dies
           // inside a workflow task holds the branch for up to this long.
           workflowTaskTimeout: BRANCH_WORKFLOW_TASK_TIMEOUT,
-          args: [{ sweepId: workflowId, plan: p, context: { config: planned.config, mode: p.deployment_mode, traceSha256: planned.traceSha256 } }],
+          args: [{ sweepId: workflowId, plan: p, context: { config: planned.config, mode: p.deployment_mode, traceSha256: planned.traceSha256, config_hash: planned.config_hash } }],
         });
         children.push(child);
         if (progress.stop_requested) void child.signal(stopSignal).catch(() => undefined);

@@ -51,7 +51,8 @@ export class DirectoryStore implements SpicaStore {
 
   blobFile(kind: BlobKind, name: string): string {
     const rel = `${safeBlobName(name)}.json`;
-    return path.resolve(kind === 'result' ? path.join(this.resultsDir, rel) : path.join(this.resultsDir, 'trials', rel));
+    if (kind === 'result') return path.resolve(path.join(this.resultsDir, rel));
+    return path.resolve(path.join(this.resultsDir, kind === 'config' ? 'configs' : 'trials', rel));
   }
 
   async getReplay(version: string, specHash: string): Promise<EvalOutcome | null> {

@@ -6,7 +6,7 @@
 import type { EvalOutcome } from '../search/trial.js';
 
 /** What a blob holds: a SweepResult too big for a workflow payload, or one chunk of a branch's trials. */
-export type BlobKind = 'result' | 'trials';
+export type BlobKind = 'result' | 'trials' | 'config';
 
 /** Where a blob lives, as a reference small enough for any payload. */
 export interface BlobRef {
