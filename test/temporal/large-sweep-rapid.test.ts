@@ -56,9 +56,10 @@ describe('a rapid sweep of more than 10,000 trials', () => {
     expect(f.result.counts.evaluated).toBeGreaterThanOrEqual(10_000);
     expect(f.result.branches.find((b) => b.deployment_mode === 'disagg')!.trials).toBeGreaterThan(7_000);
     expect(f.payloads.largest.bytes).toBeLessThan(1_000_000);
-    // Carried (at ~330 B a told trial) these would be > 1 MB; the carried state stays a few KB.
+    // Carried (at ~330 B a told trial) these would be > 1 MB; the carried state stays a few KB (5.6 KB measured).
     expect(told).toBeGreaterThan(3_000);
-    expect(canBytes).toBeLessThan(64 * 1024);
+    expect(canBytes).toBeGreaterThan(0);
+    expect(canBytes).toBeLessThan(32 * 1024);
     expect(f.trialsAtTermination).toBeGreaterThan(0);
 
     const local = await runLocalSweep(parseConfigText(yaml));
