@@ -88,12 +88,14 @@ const nullablePosNumber = () => z.number().positive().nullable().default(null);
 // ── parallel_configs ────────────────────────────────────────────────────────────────────────────
 
 /** One role's shape + replicas; omitted dims default to 1 (dense models can write just `{tp: N}`). */
+// Key order is the one every shape is built in (ParallelShape, the result schema): a candidate parsed
+// here (the Temporal report re-hydrates through it) serialises byte for byte as one that was not.
 export const WorkerGroupSchema = z.strictObject({
   tp: posInt(),
+  pp: posInt().default(1),
   attention_dp: posInt().default(1),
   moe_tp: posInt().default(1),
   moe_ep: posInt().default(1),
-  pp: posInt().default(1),
   replicas: posInt().default(1),
 });
 export const DisaggParallelEntrySchema = z.strictObject({ prefill: WorkerGroupSchema, decode: WorkerGroupSchema });
