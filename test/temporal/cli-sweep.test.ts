@@ -70,6 +70,9 @@ describe('spica sweep', () => {
     const b = JSON.parse(viaLocal.out.stdout) as SweepResult;
     expect(b.sweep_id).toBeNull();
     expect({ ...b, sweep_id: a.sweep_id, counts: { ...b.counts, cache_hits: 0 } }).toEqual({ ...a, counts: { ...a.counts, cache_hits: 0 } });
+    // Byte for byte too, key order included (scripts diff result files): only cache_hit may differ.
+    const bytes = (r: SweepResult) => JSON.stringify(r.candidates.map((c) => ({ ...c, cache_hit: false })));
+    expect(bytes(b)).toBe(bytes(a));
     expect(JSON.parse(readFileSync(path.join(outDir, 'result.json'), 'utf8'))).toEqual(b);
     expect(readFileSync(path.join(outDir, 'candidates.csv'), 'utf8').split('\n').length).toBeGreaterThan(b.candidates.length);
   });
