@@ -1,5 +1,5 @@
-// The shipped examples validate against the repository's systems/, and the example trace is a
-// well-formed, reproducible Mooncake file with prefix sharing and bursty arrivals.
+// The shipped examples validate against the repository's systems/, and the example traces are
+// well-formed, reproducible Mooncake files with prefix sharing: bursty arrivals (small) and a load wave.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { configFromObject, loadConfigFile } from '../../src/config/load.js';
 import { workloadShape } from '../../src/config/schema.js';
 import { planBranchDimensions } from '../../src/search/dimensions.js';
+import type { Row } from '../../examples/traces/mooncake-requests.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -47,13 +48,24 @@ describe('examples', () => {
   });
 });
 
-describe('examples/traces/mooncake-small.jsonl', () => {
-  const path = join(EXAMPLES, 'traces', 'mooncake-small.jsonl');
-  const text = readFileSync(path, 'utf8');
+/** A committed example trace: its text, its rows, and a test that its generator reproduces it byte for byte. */
+function exampleTrace(name: string, generator: string): { text: string; rows: Row[]; itIsReproducedByItsGenerator: () => void } {
+  const text = readFileSync(join(EXAMPLES, 'traces', name), 'utf8');
   const rows = text
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { timestamp: number; input_length: number; output_length: number; hash_ids: number[] });
+    .map((l) => JSON.parse(l) as Row);
+  const itIsReproducedByItsGenerator = () =>
+    it('is reproduced byte for byte by its generator', () => {
+      const out = join(mkdtempSync(join(tmpdir(), 'spica-trace-')), 'trace.jsonl');
+      execFileSync(process.execPath, ['--import', 'tsx', join(EXAMPLES, 'traces', generator), out], { stdio: 'pipe' });
+      expect(readFileSync(out, 'utf8')).toBe(text);
+    });
+  return { text, rows, itIsReproducedByItsGenerator };
+}
+
+describe('examples/traces/mooncake-small.jsonl', () => {
+  const { rows, itIsReproducedByItsGenerator } = exampleTrace('mooncake-small.jsonl', 'make-mooncake-small.ts');
 
   it('is 400 well-formed Mooncake rows', () => {
     expect(rows).toHaveLength(400);
@@ -82,20 +94,11 @@ describe('examples/traces/mooncake-small.jsonl', () => {
     expect(sd / mean).toBeGreaterThan(1.5); // Poisson would be ~1
   });
 
-  it('is reproduced byte for byte by its generator', () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'spica-trace-')), 'trace.jsonl');
-    execFileSync(process.execPath, ['--import', 'tsx', join(EXAMPLES, 'traces', 'make-mooncake-small.ts'), out], { stdio: 'pipe' });
-    expect(readFileSync(out, 'utf8')).toBe(text);
-  });
+  itIsReproducedByItsGenerator();
 });
 
 describe('examples/traces/mooncake-wave.jsonl', () => {
-  const path = join(EXAMPLES, 'traces', 'mooncake-wave.jsonl');
-  const text = readFileSync(path, 'utf8');
-  const rows = text
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { timestamp: number; input_length: number; output_length: number; hash_ids: number[] });
+  const { rows, itIsReproducedByItsGenerator } = exampleTrace('mooncake-wave.jsonl', 'make-mooncake-wave.ts');
 
   it('is 20 minutes of well-formed Mooncake rows in time order', () => {
     expect(rows.length).toBeGreaterThan(5000);
@@ -116,9 +119,5 @@ describe('examples/traces/mooncake-wave.jsonl', () => {
     expect(Math.min(perMinute[4], perMinute[5], perMinute[14], perMinute[15])).toBeGreaterThan(8 * Math.max(perMinute[0], perMinute[10], perMinute[19]));
   });
 
-  it('is reproduced byte for byte by its generator', () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'spica-trace-')), 'trace.jsonl');
-    execFileSync(process.execPath, ['--import', 'tsx', join(EXAMPLES, 'traces', 'make-mooncake-wave.ts'), out], { stdio: 'pipe' });
-    expect(readFileSync(out, 'utf8')).toBe(text);
-  });
+  itIsReproducedByItsGenerator();
 });
