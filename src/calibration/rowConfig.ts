@@ -4,7 +4,8 @@
 // The harness loads it through the normal config loader and replays it as `spica replay` does
 // (evaluate.ts), so there is no harness-only setting. Pure.
 //
-// What the row does not record, and what the config says instead:
+// Agg rows are the closed-loop benchmark config of replay/closed-loop-config.ts (the one `spica
+// estimate` replays). What the row does not record, and what the config says instead:
 // * engine token budget: the backend's default on that GPU — 8192 (vLLM V1 online serving, TRT-LLM's
 //   max_num_tokens), SGLang's chunked_prefill_size 16384 above 160 GB of HBM (B200) — and for disagg
 //   prefill workers the smallest allowed budget that takes their prompt batch in one pass;
@@ -19,23 +20,14 @@
 // * the client's re-issue latency and the lengths: the workload defaults (fixed lengths), as for
 //   every user.
 import { SEARCH_CHOICES } from '../config/choices.js';
-import type { Backend } from '../model/arch.js';
+import { atLeast, CLOSED_LOOP_REQUEST_RATIO, closedLoopConfig, defaultTokenBudget } from '../replay/closed-loop-config.js';
 import { usedGpus, type ParallelConfig, type WorkerGroup } from '../parallel/shape.js';
 import type { E2eRow, RowGroup } from './rows.js';
 
+export { defaultTokenBudget };
+
 /** Requests per unit of concurrency the row configs issue (num_prompts = 10 × concurrency). */
-export const ROW_REQUEST_RATIO = 10;
-
-/** Per-pass token budget a backend runs with by default on a GPU of `memBytes` HBM. */
-export function defaultTokenBudget(backend: Backend, memBytes: number): number {
-  if (backend === 'sglang' && memBytes > 160e9) return 16384;
-  return 8192;
-}
-
-/** Smallest allowed value ≥ want (the largest when none is). */
-function atLeast(choices: readonly number[], want: number): number {
-  return choices.find((c) => c >= want) ?? choices[choices.length - 1];
-}
+export const ROW_REQUEST_RATIO = CLOSED_LOOP_REQUEST_RATIO;
 
 function group(g: RowGroup): WorkerGroup {
   return { tp: g.tp, pp: g.pp, attention_dp: g.attention_dp, moe_tp: g.moe_tp, moe_ep: g.moe_ep, replicas: g.replicas };
@@ -47,23 +39,18 @@ export function rowParallelConfig(row: E2eRow): ParallelConfig {
 
 /** The config document (as YAML would carry it) for one row; `memBytes` = the SKU's HBM per GPU. */
 export function rowConfig(row: E2eRow, memBytes: number): Record<string, unknown> {
+  if (row.mode === 'agg')
+    return closedLoopConfig({ model: row.model.id, sku: row.sku, backend: row.backend, quant: row.quant, kvDtype: row.model.kvCacheDtype, group: group(row.group), isl: row.isl, osl: row.osl, concurrency: row.concurrency }, memBytes);
   const C = SEARCH_CHOICES;
   const budget = defaultTokenBudget(row.backend, memBytes);
   const parallel = rowParallelConfig(row);
-  const engine =
-    row.mode === 'agg'
-      ? {
-          agg_max_num_batched_tokens: [atLeast(C.agg_max_num_batched_tokens, budget)],
-          agg_max_num_seqs: [atLeast(C.agg_max_num_seqs, Math.ceil(row.concurrency / row.group.attention_dp))],
-          agg_enable_prefix_caching: false,
-        }
-      : {
-          prefill_max_num_batched_tokens: [atLeast(C.prefill_max_num_batched_tokens, Math.max(budget, row.isl * row.prefillBatch))],
-          prefill_max_num_seqs: [atLeast(C.prefill_max_num_seqs, row.prefillBatch)],
-          prefill_enable_prefix_caching: false,
-          decode_max_num_batched_tokens: [atLeast(C.decode_max_num_batched_tokens, budget)],
-          decode_max_num_seqs: [atLeast(C.decode_max_num_seqs, Math.max(row.decodeBatch, Math.ceil(row.concurrency / (row.decode.replicas * row.decode.attention_dp))))],
-        };
+  const engine = {
+    prefill_max_num_batched_tokens: [atLeast(C.prefill_max_num_batched_tokens, Math.max(budget, row.isl * row.prefillBatch))],
+    prefill_max_num_seqs: [atLeast(C.prefill_max_num_seqs, row.prefillBatch)],
+    prefill_enable_prefix_caching: false,
+    decode_max_num_batched_tokens: [atLeast(C.decode_max_num_batched_tokens, budget)],
+    decode_max_num_seqs: [atLeast(C.decode_max_num_seqs, Math.max(row.decodeBatch, Math.ceil(row.concurrency / (row.decode.replicas * row.decode.attention_dp))))],
+  };
   return {
     search_space: {
       model_name: row.model.id,

@@ -4,6 +4,8 @@ import type { CommandIo } from '../../src/cli/command.js';
 import { resolveModel } from '../../src/model/catalog.js';
 import { weightBytesPerGpu, weightLayout, WEIGHT_BYTES } from '../../src/model/weights.js';
 import { loadSystem } from '../../src/hardware/systems.js';
+import { replayRow } from '../../src/calibration/evaluate.js';
+import { parseE2eRow } from '../../src/calibration/rows.js';
 
 function capture(): CommandIo & { out: string; err: string } {
   const io = { out: '', err: '', isTty: false, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) };
@@ -25,6 +27,32 @@ describe('spica estimate', () => {
     expect(obj.tpot_ms as number).toBeGreaterThan(0);
     expect(obj.ttft_ms as number).toBeGreaterThan(obj.tpot_ms as number);
     expect(obj.prefill_ms as number).toBeGreaterThan(obj.decode_step_ms as number);
+  });
+
+  it('ttft_ms / tpot_ms are the calibrated user-path replay of the closed loop — the accuracy harness\'s figure for the same benchmark', async () => {
+    const row = parseE2eRow(
+      {
+        id: 'est', silicon_data_source: 'silicon_concurrency=8', backend: 'vllm', model_path: 'meta-llama/Llama-3.1-8B-Instruct', system: 'h100_sxm',
+        precision: 'bf16', mode: 'agg', isl: '1024', osl: '64', gemm_quant_mode: '', moe_quant_mode: '', batch_size: '8', tp_size: '1', pp_size: '1',
+        attention_dp_size: '1', silicon_ttft_ms: '100', silicon_tpot_ms: '10',
+      },
+      () => true,
+    );
+    if (typeof row === 'string') throw new Error(row);
+    const io = capture();
+    expect(await main(['estimate', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--sku', 'h100_sxm', '--tp', '1', '--isl', '1024', '--osl', '64', '--batch', '8', '--json'], io)).toBe(0);
+    const obj = JSON.parse(io.out) as Record<string, number | string>;
+    const harness = replayRow(row);
+    expect(obj.latency_source).toBe('replay');
+    expect(obj.ttft_ms).toBe(harness.ttftMs);
+    expect(obj.tpot_ms).toBe(harness.tpotMs);
+    expect(typeof obj.steady_state_ttft_ms).toBe('number');
+    // A batch beyond what the KV cache holds is not replayed: the steady-state formula answers.
+    const big = capture();
+    expect(await main(['estimate', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--sku', 'h100_sxm', '--tp', '1', '--batch', '4000', '--json'], big)).toBe(0);
+    const b = JSON.parse(big.out) as Record<string, number | string>;
+    expect(b.latency_source).toBe('steady_state');
+    expect(b.ttft_ms).toBe(b.steady_state_ttft_ms);
   });
 
   it('prints an aligned table by default', async () => {

@@ -1,4 +1,10 @@
-// `spica estimate`: memory and steady-state latency of one model / SKU / backend / shape.
+// `spica estimate`: memory, pass times and closed-loop latency of one model / SKU / backend / shape.
+// Memory and pass times come from the memory estimator and the calibrated pass model; ttft_ms /
+// tpot_ms from the calibrated replay of the closed loop (replay/closed-loop-config.ts: the config a
+// user writes for that benchmark, replayed as `spica replay` does) — the same fitted overheads (pass
+// scale, prefill factor, frontend latency) and the same path as the accuracy figures. Where that
+// replay cannot run (e.g. no KV room for the batch) they fall back to the steady-state formula
+// (hardware/perf/steadyState.ts), and `latency_source` says so.
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
@@ -8,6 +14,10 @@ import { checkpointScaling } from '../../model/checkpoint-scaling.js';
 import { loadSystem } from '../../hardware/systems.js';
 import { estimateSteadyState, type SteadyStateEstimate } from '../../hardware/perf/steadyState.js';
 import type { ParallelShape } from '../../parallel/shape.js';
+import { configFromObject } from '../../config/load.js';
+import { closedLoopConfig } from '../../replay/closed-loop-config.js';
+import { replaySpecFromConfig } from '../../replay/from-config.js';
+import { runReplay } from '../../replay/resolve.js';
 
 const USAGE = `Usage: spica estimate --model M --sku S --tp N [options]
 
@@ -34,9 +44,11 @@ Options:
 
 Figures: weights_bytes_per_gpu, kv_bytes_per_token (whole model), kv_capacity_tokens_per_rank,
 max_concurrency at isl+osl, prefill_ms (one pass of batch × isl), decode_step_ms (batch at context
-isl + osl/2), and ttft_ms / tpot_ms of a closed loop at concurrency = batch in steady state
-(in-flight batching; see src/hardware/perf/steadyState.ts). These are steady-state estimates from
-the calibrated perf model, not a simulator replay.
+isl + osl/2), and ttft_ms / tpot_ms: mean TTFT / TPOT of a closed loop at concurrency = batch
+(num_request_ratio 10, the backend's default engine), replayed with the calibrated simulator as
+\`spica replay\` replays that config — the path \`npm run bench accuracy\` measures. Where the replay
+cannot run (or batch exceeds max_concurrency) they are the steady-state formula's (src/hardware/perf/steadyState.ts); latency_source
+says which (steady_state_ttft_ms / steady_state_tpot_ms are always that formula's).
 `;
 
 function positiveInt(name: string, raw: string | undefined, dflt?: number): number {
@@ -105,6 +117,21 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const batch = positiveInt('batch', values.batch, 1);
 
   const est: SteadyStateEstimate = estimateSteadyState({ model, system, backend, shape, quant, kvDtype, isl, osl, batch });
+  const steady = { steady_state_ttft_ms: est.ttft_ms, steady_state_tpot_ms: est.tpot_ms };
+  let latencySource = 'replay';
+  let fallbackReason = '';
+  try {
+    // A batch the KV cache cannot hold would only queue (and a huge one replay for long): formula.
+    if (batch > est.max_concurrency) throw new Error(`batch ${batch} exceeds max_concurrency ${est.max_concurrency}`);
+    const doc = closedLoopConfig({ model: values.model, sku: system.sku, backend, quant, kvDtype, group: { ...shape, replicas: 1 }, isl, osl, concurrency: batch }, system.memCapacityBytes);
+    const m = runReplay(replaySpecFromConfig(configFromObject(doc, { sourceName: 'spica estimate' }), { source: 'spica estimate' })).metrics;
+    if (!(m.mean_ttft_ms > 0 && m.mean_tpot_ms > 0)) throw new Error(`no TTFT/TPOT (completed ${m.completed_requests} of ${m.issued_requests} requests)`);
+    est.ttft_ms = m.mean_ttft_ms;
+    est.tpot_ms = m.mean_tpot_ms;
+  } catch (e) {
+    latencySource = 'steady_state';
+    fallbackReason = (e as Error).message.split('\n')[0];
+  }
 
   if (values.json) {
     const out = {
@@ -118,6 +145,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       osl,
       batch,
       ...est,
+      ...steady,
+      latency_source: latencySource,
     };
     io.stdout(`${JSON.stringify(out)}\n`);
     return 0;
@@ -138,7 +167,12 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ['decode_step_ms', fmtMs(est.decode_step_ms)],
       ['ttft_ms', fmtMs(est.ttft_ms)],
       ['tpot_ms', fmtMs(est.tpot_ms)],
-    ]) + 'note: steady-state estimate from the calibrated perf model (no simulator replay)\n',
+      ['steady_state_ttft_ms', fmtMs(steady.steady_state_ttft_ms)],
+      ['steady_state_tpot_ms', fmtMs(steady.steady_state_tpot_ms)],
+    ]) +
+      (latencySource === 'replay'
+        ? 'note: ttft_ms / tpot_ms from the calibrated replay of the closed loop (as `spica replay`); steady_state_* from the formula\n'
+        : `note: the closed-loop replay could not run (${fallbackReason}): ttft_ms / tpot_ms are the steady-state formula's\n`),
   );
   return 0;
 }
