@@ -7,7 +7,9 @@
 // (src/calibration/fit.ts) is refined by replaying with it (--refine rounds), and written.
 // Reports in-sample and 2-fold held-out (row-id hash) errors; `npm run bench accuracy` replays again
 // with the written files. Run after `npm run calibrate` (which rewrites the files without this block).
-// Options: --out DIR  --admission all|disagg|none (default all)  --dry-run  --refine N (default 1)
+// The fit also needs each row replayed once with the prefill part of every pass doubled (prefill factor
+// k = 2, nothing else), to read how TTFT and TPOT respond to k (fit.ts).
+// Options: --out DIR  --admission all|disagg|none (default all)  --dry-run  --refine N (default 0)
 //          --verify (replay with the final fits: in-sample and 2-fold held out)
 import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,13 +17,13 @@ import { clearCoefficientsCache, coefficientsPath, coefficientsSchema, defaultCo
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
 import { coefficientsWith, removeCoefficients } from '../src/calibration/coefficientsDir.js';
 import { formatAccuracyReport, replayRow, summariseResults, type RowResult } from '../src/calibration/evaluate.js';
-import { fitKey, fitReplayOverheads, predictRaw, toReplayOverhead, unapplyFit, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/calibration/fit.js';
+import { fitKey, fitReplayOverheads, PREFILL_DOUBLED, predictRaw, toReplayOverhead, unapplyFit, type AdmissionFit, type RawReplay, type ReplayFit } from '../src/calibration/fit.js';
 import { loadE2eRows, type E2eRow } from '../src/calibration/rows.js';
 import { foldOf } from '../src/calibration/subset.js';
 import { architectureClassOf } from '../src/model/architecture-class.js';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, admission: { type: 'string' }, 'dry-run': { type: 'boolean' }, verify: { type: 'boolean' }, refine: { type: 'string' } } });
-const refineRounds = Number(values.refine ?? 1);
+const refineRounds = Number(values.refine ?? 0);
 const admission = (values.admission ?? 'all') as AdmissionFit;
 if (!['all', 'disagg', 'none'].includes(admission)) {
   console.error(`calibrate-replay: --admission must be all, disagg or none (got '${admission}')`);
@@ -39,6 +41,11 @@ function replayAll(rs: readonly E2eRow[], fitOf: (key: string) => ReplayFit | un
     const f = fitOf(k);
     return f ? toReplayOverhead(f, 'calibrate-replay (trial)') : undefined;
   });
+  return replayIn(rs, coeffs);
+}
+
+/** Replays `rs` with the coefficient files in `coeffs`, then removes that directory. */
+function replayIn(rs: readonly E2eRow[], coeffs: string): Map<string, RowResult> {
   const out = new Map<string, RowResult>();
   try {
     for (const r of rs) {
@@ -55,12 +62,14 @@ function replayAll(rs: readonly E2eRow[], fitOf: (key: string) => ReplayFit | un
 }
 
 const rawReplays = replayAll(rows, () => undefined);
+const doubled = replayIn(rows, coefficientsWith(outDir, () => PREFILL_DOUBLED));
 const raw: RawReplay[] = [];
 for (const [id, x] of rawReplays) {
   const r = byId.get(id)!;
-  raw.push({ id, sku: r.sku, backend: r.backend, mode: r.mode, arch: architectureClassOf(r.model), ttft0: x.ttftMs, tpot0: x.tpotMs, ttftMs: r.ttftMs, tpotMs: r.tpotMs });
+  const y = doubled.get(id);
+  raw.push({ id, sku: r.sku, backend: r.backend, mode: r.mode, arch: architectureClassOf(r.model), ttft0: x.ttftMs, tpot0: x.tpotMs, ...(y ? { ttft2: y.ttftMs, tpot2: y.tpotMs } : {}), ttftMs: r.ttftMs, tpotMs: r.tpotMs });
 }
-console.log(`replayed ${raw.length} of ${rows.length} rows without corrections in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`replayed ${raw.length} of ${rows.length} rows without corrections and with the prefill doubled in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const asResults = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => ReplayFit | null): RowResult[] =>
   rs.map((r) => {
@@ -116,9 +125,9 @@ for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
     const h = heldOut.groups.find((x) => x.key === `${k}/${g}`);
     return a && h ? `${g} TTFT ${pct(a.ttftMedian)} (held-out ${pct(h.ttftMedian)}), TPOT ${pct(a.tpotMedian)} (held-out ${pct(h.tpotMedian)})` : `${g}: no rows`;
   };
-  const source = `fitted:user-path replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, frontend latency fitted: ${admission}, disagg latency pooled over SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
+  const source = `fitted:user-path replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, prefill factor, frontend latency fitted: ${admission}, disagg latency pooled over SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
   file.overhead.replay = toReplayOverhead(f, source);
-  console.log(`${k}: ${JSON.stringify({ passScale: f.passScale, admissionMs: f.admissionMs, disaggAdmissionMs: f.disaggAdmissionMs, rows: f.rows, byArchitecture: f.byArchitecture })}`);
+  console.log(`${k}: ${JSON.stringify({ passScale: f.passScale, prefillScale: f.prefillScale, admissionMs: f.admissionMs, disaggAdmissionMs: f.disaggAdmissionMs, rows: f.rows, byArchitecture: f.byArchitecture })}`);
   if (!values['dry-run']) writeFileSync(path, `${JSON.stringify(file)}\n`);
 }
 clearCoefficientsCache();

@@ -1,17 +1,26 @@
 // Fits the replay's corrections of the perf model (`overhead.replay` in the coefficient files) from
 // user-path replays of measured rows (evaluate.ts) made WITHOUT corrections. Pure.
 //
-// Two parameters per (sku, backend) and one per backend for disagg:
+// Three parameters per (sku, backend) and one per backend for disagg:
 // * passScale s: every pass time × s, so a replay's TPOT and engine-side TTFT scale by s;
+// * prefillScale k: the prefill part of every pass × k (before s; engine.ts `prefillScaledPassMs`):
+//   prefill passes run eagerly, outside the CUDA graphs of the decode passes s is fitted on, and their
+//   MoE / attention kernels run in other modes than the kernel tables time. Bounded to [0.5, 3].
+//   Aggregated serving only (disagg prefill workers run prefill-only batches);
 // * admissionMs d (agg) / disaggAdmissionMs (disagg): the frontend's fixed latency (replay/frontend.ts:
 //   HTTP, hand-off to the engine, first-token streaming; disagg adds the P/D handshake), adding d to TTFT.
-// Fitting uses the first-order model TTFT ≈ s·TTFT₀ + d, TPOT ≈ s·TPOT₀ (exact for s; d slightly
-// lowers the closed loop's load, which the refinement rounds of scripts/calibrate-replay.ts absorb).
-// Objective: median |relative error|, as reported. Groups with fewer than `minRows` rows borrow the
-// backend's pooled fit (all SKUs).
+// Fitting uses the first-order model TTFT ≈ s·TTFT₀(k) + d, TPOT ≈ s·TPOT₀(k), where TTFT₀(k), TPOT₀(k)
+// interpolate linearly between the uncorrected replay (k = 1) and one with the prefill part doubled
+// (k = 2; `ttft2`/`tpot2`), so the fit sees how k lengthens a first token's wait — more with
+// concurrency and prompt length — and the mixed passes TPOT averages. Per k: s from TPOT, d from TTFT;
+// the k with the least TTFT + TPOT error wins. A fixed latency alone overshoots light loads and
+// undershoots heavy ones (signed TTFT error +15 % at 4 clients, −20 % at 128+ before k). First order is
+// exact for s; d lowers the closed loop's load a little, which the optional refinement rounds of
+// scripts/calibrate-replay.ts absorb. Objective: median |relative error|, as reported. Groups with fewer
+// than `minRows` rows borrow the backend's pooled fit (all SKUs).
 // Per architecture class (model/architecture-class.ts: GQA/MLA × dense/MoE, a public property of the
 // model a user names), agg rows of a (sku, backend) with at least `minRows` rows of that class get their
-// own s and d (`byArchitecture`): the residuals split by class — e.g. DeepSeek (MLA + MoE) on TRT-LLM
+// own s, k and d (`byArchitecture`): the residuals split by class — e.g. DeepSeek (MLA + MoE) on TRT-LLM
 // carries TTFT the pass model does not explain while dense models on the same engine need none. Never
 // per model or per row. The (sku, backend) values serve the rest — classes without an entry and disagg
 // rows — so they are fitted on those rows when there are `minRows` of them, else on all of the group's.
@@ -27,8 +36,25 @@ export interface RawReplay {
   arch?: ArchitectureClass;
   ttft0: number;
   tpot0: number;
+  /**
+   * The same replay with the prefill part of every pass doubled (prefillScale 2, nothing else): how
+   * the row's TTFT and TPOT respond to the prefill factor, read linearly in k. Absent: TTFT ∝ k and
+   * TPOT independent of k (the cruder first order).
+   */
+  ttft2?: number;
+  tpot2?: number;
   ttftMs: number;
   tpotMs: number;
+}
+
+/** A raw replay's TTFT under prefill factor k (before s and d): linear between the k = 1 and k = 2 replays. */
+export function ttftAt(r: RawReplay, k: number): number {
+  return r.ttft2 === undefined ? k * r.ttft0 : Math.max(1e-6, r.ttft0 + (k - 1) * (r.ttft2 - r.ttft0));
+}
+
+/** A raw replay's TPOT under prefill factor k (before s): mixed passes carry prefill chunks. */
+export function tpotAt(r: RawReplay, k: number): number {
+  return r.tpot2 === undefined ? r.tpot0 : Math.max(1e-6, r.tpot0 + (k - 1) * (r.tpot2 - r.tpot0));
 }
 
 /** The (sku, backend) a row's corrections are fitted for: the coefficient file they are written to. */
@@ -38,12 +64,14 @@ export function fitKey(r: Pick<RawReplay, 'sku' | 'backend'>): string {
 
 export interface ClassFit {
   passScale: number;
+  prefillScale: number;
   admissionMs: number;
   rows: number;
 }
 
 export interface ReplayFit {
   passScale: number;
+  prefillScale: number;
   admissionMs: number;
   disaggAdmissionMs: number;
   rows: number;
@@ -58,36 +86,106 @@ function medianAbs(xs: number[]): number {
   return (xs[Math.floor(m)] + xs[Math.ceil(m)]) / 2;
 }
 
-/** s minimising median |s·TPOT₀/TPOT − 1| over [0.5, 2] (grid of 0.005). */
-export function fitPassScale(rows: readonly RawReplay[]): number {
-  if (rows.length === 0) return 1;
+function bestScale(rows: readonly RawReplay[], k: number): { s: number; err: number } {
+  if (rows.length === 0) return { s: 1, err: 0 };
+  const t = rows.map((r) => tpotAt(r, k) / r.tpotMs);
+  const errAt = (x: number): number => medianAbs(t.map((v) => Math.abs(x * v - 1)));
+  // Coarse (0.02) then fine (0.005) around the coarse optimum, over [0.5, 2].
   let best = 1;
   let bestErr = Infinity;
-  for (let i = 0; i <= 300; i++) {
-    const s = 0.5 + 0.005 * i;
-    const e = medianAbs(rows.map((r) => Math.abs((s * r.tpot0) / r.tpotMs - 1)));
+  for (let i = 0; i <= 75; i++) {
+    const x = 0.5 + 0.02 * i;
+    const e = errAt(x);
     if (e < bestErr - 1e-12) {
       bestErr = e;
-      best = s;
+      best = x;
     }
   }
-  return Math.round(best * 1000) / 1000;
+  const c = best;
+  for (let i = -4; i <= 4; i++) {
+    const x = Math.round((c + 0.005 * i) * 1000) / 1000;
+    if (x < 0.5 || x > 2) continue;
+    const e = errAt(x);
+    if (e < bestErr - 1e-12) {
+      bestErr = e;
+      best = x;
+    }
+  }
+  return { s: Math.round(best * 1000) / 1000, err: bestErr };
 }
 
-/** d ≥ 0 minimising median |(s·TTFT₀ + d)/TTFT − 1| (grid of 1 ms up to 1 s). */
-export function fitAdmission(rows: readonly RawReplay[], scaleOf: (r: RawReplay) => number): number {
-  if (rows.length === 0) return 0;
+/** s minimising median |s·TPOT₀(k)/TPOT − 1| over [0.5, 2] (grid of 0.005; k = 1 unless given). */
+export function fitPassScale(rows: readonly RawReplay[], prefillScale = 1): number {
+  return bestScale(rows, prefillScale).s;
+}
+
+/** Bounds of the prefill factor k (a factor the pass model could be off by on eager prefill passes). */
+export const PREFILL_SCALE_RANGE = [0.5, 3] as const;
+
+function bestAdmission(rows: readonly RawReplay[], a: (r: RawReplay) => number): { d: number; err: number } {
+  if (rows.length === 0) return { d: 0, err: 0 };
+  const base = rows.map((r) => a(r));
+  const errAt = (d: number): number => medianAbs(rows.map((r, i) => Math.abs((base[i] + d) / r.ttftMs - 1)));
+  // Coarse (10 ms) then fine (1 ms) around the coarse optimum, up to 1 s.
   let best = 0;
   let bestErr = Infinity;
-  for (let d = 0; d <= 1000; d++) {
-    const e = medianAbs(rows.map((r) => Math.abs((scaleOf(r) * r.ttft0 + d) / r.ttftMs - 1)));
+  for (let d = 0; d <= 1000; d += 10) {
+    const e = errAt(d);
     if (e < bestErr - 1e-12) {
       bestErr = e;
       best = d;
     }
   }
+  const c = best;
+  for (let d = Math.max(0, c - 10); d <= Math.min(1000, c + 10); d++) {
+    const e = errAt(d);
+    if (e < bestErr - 1e-12) {
+      bestErr = e;
+      best = d;
+    }
+  }
+  return { d: best, err: bestErr };
+}
+
+/** d ≥ 0 minimising median |(s·TTFT₀(k) + d)/TTFT − 1| (grid of 1 ms up to 1 s); k = 1 unless given. */
+export function fitAdmission(rows: readonly RawReplay[], scaleOf: (r: RawReplay) => number, prefillScale = 1): number {
+  return bestAdmission(rows, (r) => scaleOf(r) * ttftAt(r, prefillScale)).d;
+}
+
+export interface GroupFit {
+  passScale: number;
+  prefillScale: number;
+  admissionMs: number;
+}
+
+/**
+ * (s, k, d) of one group: for each k on a 0.025 grid over PREFILL_SCALE_RANGE, s from TPOT (on
+ * `tpotRows`) and d from TTFT (on `ttftRows`, 0 when `withAdmission` is false); the k with the least
+ * median TTFT + TPOT error wins (ties: the k closest to 1, the tables as they are).
+ */
+export function fitGroup(ttftRows: readonly RawReplay[], tpotRows: readonly RawReplay[], withAdmission: boolean, fixedK?: number): GroupFit {
+  if (ttftRows.length === 0) return { passScale: bestScale(tpotRows, fixedK ?? 1).s, prefillScale: fixedK ?? 1, admissionMs: 0 };
+  let best: GroupFit = { passScale: 1, prefillScale: 1, admissionMs: 0 };
+  let bestErr = Infinity;
+  const [lo, hi] = PREFILL_SCALE_RANGE;
+  const ks: number[] = [];
+  for (let i = 0; lo + 0.025 * i <= hi + 1e-9; i++) ks.push(Math.round((lo + 0.025 * i) * 1000) / 1000);
+  ks.sort((a, b) => Math.abs(a - 1) - Math.abs(b - 1) || a - b);
+  for (const k of fixedK !== undefined ? [fixedK] : ks) {
+    const sc = bestScale(tpotRows, k);
+    const a = (r: RawReplay): number => sc.s * ttftAt(r, k);
+    const t = withAdmission ? bestAdmission(ttftRows, a) : { d: 0, err: medianAbs(ttftRows.map((r) => Math.abs(a(r) / r.ttftMs - 1))) };
+    const err = t.err + sc.err;
+    if (err < bestErr - 1e-9) {
+      bestErr = err;
+      best = { passScale: sc.s, prefillScale: k, admissionMs: t.d };
+    }
+  }
   return best;
 }
+
+/** The replay block of the second fitting replay: the prefill part of every pass doubled, nothing else. */
+export const PREFILL_DOUBLED: ReplayOverhead = { passScale: 1, prefillScale: 2, admissionMs: 0, disaggAdmissionMs: 0, source: 'calibration: prefill doubled', rows: 0 };
 
 /** Which admission delays to fit: none, only disaggregated serving's, or both. */
 export type AdmissionFit = 'none' | 'disagg' | 'all';
@@ -123,31 +221,40 @@ export function fitReplayOverheads(
     const rest = rs.filter(isRest);
     return rest.length >= minRows ? rest : rs;
   };
-  const scale = new Map<string, number>();
-  const pooledScale = new Map<string, number>();
-  for (const [b, rs] of byBackend) pooledScale.set(b, fitPassScale(rs));
-  for (const [k, rs] of byKey) scale.set(k, rs.length >= minRows ? fitPassScale(restOr(rs)) : pooledScale.get(rs[0].backend)!);
-  const s = (r: RawReplay): number => scale.get(fitKey(r))!;
-  // Disagg rows are few: one admission time per backend, all SKUs pooled.
+  const aggFitted = admission === 'all';
+  // Per backend, all SKUs pooled: the fallback of groups without rows enough of their own.
+  const pooled = new Map<string, GroupFit>();
+  for (const [b, rs] of byBackend) pooled.set(b, fitGroup(aggOf(rs), rs, aggFitted));
+  const own = new Map<string, GroupFit>();
+  for (const [k, rs] of byKey) {
+    const agg = aggOf(rs);
+    const p = pooled.get(rs[0].backend)!;
+    if (rs.length < minRows) own.set(k, p);
+    else if (agg.length < minRows) own.set(k, { ...p, passScale: fitPassScale(rs, p.prefillScale) });
+    else own.set(k, fitGroup(restOr(agg), restOr(rs), aggFitted));
+  }
+  // Disagg rows are few: one admission time per backend, all SKUs pooled, under each group's s (the
+  // prefill factor is aggregated serving's: replayCorrections).
   const disaggAdmission = new Map<string, number>();
-  for (const [b, rs] of byBackend) disaggAdmission.set(b, admission !== 'none' ? fitAdmission(rs.filter((r) => r.mode === 'disagg'), s) : 0);
-  const pooledAdmission = new Map<string, number>();
-  const aggFitted = (_b: string): boolean => admission === 'all';
-  for (const [b, rs] of byBackend) pooledAdmission.set(b, aggFitted(b) ? fitAdmission(aggOf(rs), s) : 0);
+  for (const [b, rs] of byBackend) {
+    const at = (r: RawReplay): number => own.get(fitKey(r))!.passScale * r.ttft0;
+    disaggAdmission.set(b, admission !== 'none' ? bestAdmission(rs.filter((r) => r.mode === 'disagg'), at).d : 0);
+  }
   const out = new Map<string, ReplayFit>();
   for (const [k, rs] of byKey) {
     const agg = aggOf(rs);
     const b = rs[0].backend;
-    const admissionMs = aggFitted(b) && agg.length >= minRows ? fitAdmission(restOr(agg), s) : pooledAdmission.get(b)!;
+    const g = own.get(k)!;
     const byArchitecture: Partial<Record<ArchitectureClass, ClassFit>> = {};
     for (const cls of ownClasses.get(k)!) {
       const mine = agg.filter((r) => r.arch === cls);
-      const passScale = fitPassScale(mine);
-      byArchitecture[cls] = { passScale, admissionMs: aggFitted(b) ? fitAdmission(mine, () => passScale) : admissionMs, rows: mine.length };
+      const t = fitGroup(mine, mine, aggFitted);
+      byArchitecture[cls] = { passScale: t.passScale, prefillScale: t.prefillScale, admissionMs: aggFitted ? t.admissionMs : g.admissionMs, rows: mine.length };
     }
     out.set(k, {
-      passScale: scale.get(k)!,
-      admissionMs,
+      passScale: g.passScale,
+      prefillScale: g.prefillScale,
+      admissionMs: g.admissionMs,
       disaggAdmissionMs: disaggAdmission.get(b)!,
       rows: rs.length,
       ...(Object.keys(byArchitecture).length > 0 ? { byArchitecture } : {}),
@@ -156,29 +263,36 @@ export function fitReplayOverheads(
   return out;
 }
 
-/** The pass scale and admission delay a fit applies to one row (its class's, for agg rows that have one). */
-export function correctionsFor(r: Pick<RawReplay, 'mode' | 'arch'>, f: ReplayFit): { passScale: number; admissionMs: number } {
+/** The pass scale, prefill factor and admission delay a fit applies to one row (its class's, for agg rows that have one). */
+export function correctionsFor(r: Pick<RawReplay, 'mode' | 'arch'>, f: ReplayFit): { passScale: number; prefillScale: number; admissionMs: number } {
   return replayCorrections(f, r.mode, r.arch);
 }
 
 /** First-order prediction of a raw replay under a fit (what the fit optimises). */
 export function predictRaw(r: RawReplay, f: ReplayFit): { ttftMs: number; tpotMs: number } {
   const c = correctionsFor(r, f);
-  return { ttftMs: c.passScale * r.ttft0 + c.admissionMs, tpotMs: c.passScale * r.tpot0 };
+  return { ttftMs: c.passScale * ttftAt(r, c.prefillScale) + c.admissionMs, tpotMs: c.passScale * tpotAt(r, c.prefillScale) };
 }
 
 /**
- * A replay made under fit f, mapped back to raw terms (TTFT₀ := (TTFT − d)/s, TPOT₀ := TPOT/s): the
- * fixed-point refinement of calibrate-replay.ts.
+ * A replay made under fit f, mapped back to raw terms — the raw replay that predictRaw would turn into
+ * it: TTFT₀(k) := (TTFT − d)/s and TPOT₀(k) := TPOT/s, the k = 1 and k = 2 replays shifted alike (or,
+ * without those, TTFT₀ := (TTFT − d)/(s·k)). The fixed-point refinement of calibrate-replay.ts.
  */
 export function unapplyFit(x: RawReplay, corrected: { ttftMs: number; tpotMs: number }, f: ReplayFit): RawReplay {
   const c = correctionsFor(x, f);
-  return { ...x, ttft0: Math.max(1e-6, (corrected.ttftMs - c.admissionMs) / c.passScale), tpot0: corrected.tpotMs / c.passScale };
+  const ttftK = Math.max(1e-6, (corrected.ttftMs - c.admissionMs) / c.passScale);
+  const tpotK = corrected.tpotMs / c.passScale;
+  if (x.ttft2 === undefined || x.tpot2 === undefined) return { ...x, ttft0: ttftK / c.prefillScale, tpot0: tpotK };
+  const dT = ttftK - ttftAt(x, c.prefillScale);
+  const dP = tpotK - tpotAt(x, c.prefillScale);
+  return { ...x, ttft0: x.ttft0 + dT, ttft2: x.ttft2 + dT, tpot0: x.tpot0 + dP, tpot2: x.tpot2 + dP };
 }
 
 export function toReplayOverhead(f: ReplayFit, source: string): ReplayOverhead {
   return {
     passScale: f.passScale,
+    prefillScale: f.prefillScale,
     admissionMs: f.admissionMs,
     disaggAdmissionMs: f.disaggAdmissionMs,
     ...(f.byArchitecture ? { byArchitecture: f.byArchitecture } : {}),

@@ -33,4 +33,11 @@ export const EMPTY_PASS: PassWork = Object.freeze({
 export interface EnginePerf {
   /** Wall time of one engine pass in milliseconds (includes the backend's per-pass overhead). */
   passMs(work: PassWork): number;
+  /**
+   * The pass's wall time with its prefill part — the prefill attention plus the prefill tokens' share
+   * of the token-parallel ops — taken `prefillScale` times (replay calibration: prefill passes run
+   * eagerly, outside the CUDA graphs the decode-fitted kernel scale describes). Absent: the simulator
+   * cannot scale prefill apart and uses passMs.
+   */
+  prefillScaledPassMs?(work: PassWork, prefillScale: number): number;
 }

@@ -146,6 +146,7 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
     if (rc) {
       const c = replayCorrections(rc, bd.deployment_mode, architectureClassOf(model));
       engine.passTimeScale = c.passScale;
+      if (c.prefillScale !== 1) engine.prefillTimeScale = c.prefillScale;
       if (role !== 'decode') frontend = { ...frontend, fixedMs: c.admissionMs };
     }
     return { role, engine, perf, gpusPerWorker: gpusPerWorker(shape), replicas: group.replicas, startupTimeMs: (args.startup_time ?? 0) * 1000 };

@@ -13,7 +13,7 @@ import { main } from '../../src/cli/main.js';
 import { configFromObject } from '../../src/config/load.js';
 import { coefficientsWith, removeCoefficients } from '../../src/calibration/coefficientsDir.js';
 import { evaluateReplayAccuracy, formatAccuracyReport, replayRow, summarise } from '../../src/calibration/evaluate.js';
-import { correctionsFor, fitReplayOverheads, predictRaw, type RawReplay } from '../../src/calibration/fit.js';
+import { correctionsFor, fitReplayOverheads, predictRaw, unapplyFit, type RawReplay } from '../../src/calibration/fit.js';
 import { rowConfig, ROW_REQUEST_RATIO } from '../../src/calibration/rowConfig.js';
 import { loadE2eRows, parseE2eRow } from '../../src/calibration/rows.js';
 import { ciSubset, foldOf, replayWork } from '../../src/calibration/subset.js';
@@ -32,9 +32,11 @@ const hasFp4 = (sku: string): boolean => Boolean(readRooflineRef(dir, sku).flops
 // defaults, num_request_ratio 10): agg 17.0 % TTFT / 12.0 % TPOT (72 rows), disagg 37.9 % / 16.7 %
 // (7 rows, too few to ratchet finely). The harness these replace read 15.6 / 11.0 % here through its
 // own length spread and burst-share weighting.
+// 2026-12-03, prefill factor in the replay corrections (fitted with a prefill-doubled replay; agg only):
+// agg 16.1 % / 10.8 % (72 rows), disagg 37.9 % / 13.2 % (7 rows).
 const FLOORS = {
-  agg: { ttft: 0.18, tpot: 0.125 },
-  disagg: { ttft: 0.4, tpot: 0.18 },
+  agg: { ttft: 0.165, tpot: 0.11 },
+  disagg: { ttft: 0.385, tpot: 0.135 },
 };
 
 describe('accuracy rows and configs (pure)', () => {
@@ -78,7 +80,7 @@ describe('accuracy rows and configs (pure)', () => {
     expect(replayWork(row)).toBe(ROW_REQUEST_RATIO * 64 * 128);
   });
 
-  it('the replay applies the file\'s corrections: pass scale on pass times, frontend latency on TTFT, class entries on their class', () => {
+  it('the replay applies the file\'s corrections: pass scale on pass times, prefill factor on prefill, frontend latency on TTFT, class entries on their class', () => {
     const row = parseE2eRow(csv({ model_path: 'meta-llama/Llama-3.1-8B-Instruct', tp_size: '1', attention_dp_size: '1', silicon_data_source: 'silicon_concurrency=1', isl: '512', osl: '16' }), () => true);
     if (typeof row === 'string') throw new Error(row);
     const base = { passScale: 1, admissionMs: 0, disaggAdmissionMs: 0, source: 'test', rows: 0 };
@@ -96,6 +98,12 @@ describe('accuracy rows and configs (pure)', () => {
     const tok = TOKENIZE_MS_PER_TOKEN * 512;
     expect(scaled.ttftMs).toBeCloseTo(2 * (plain.ttftMs - tok) + tok + 50, 6);
     expect(scaled.tpotMs).toBeCloseTo(2 * plain.tpotMs, 6);
+    // The prefill factor lengthens the prefill pass (all of it but the fixed per-pass overhead), not decode.
+    const prefill = withFit({ prefillScale: 2 });
+    expect(prefill.tpotMs).toBeCloseTo(plain.tpotMs, 6);
+    expect(prefill.ttftMs - tok).toBeGreaterThan(1.5 * (plain.ttftMs - tok));
+    expect(prefill.ttftMs - tok).toBeLessThan(2 * (plain.ttftMs - tok));
+    expect(withFit({ byArchitecture: { 'gqa-dense': { passScale: 1, prefillScale: 2, admissionMs: 0, rows: 1 } } }).ttftMs).toBeCloseTo(prefill.ttftMs, 6);
     expect(withFit({ byArchitecture: { 'mla-moe': { passScale: 3, admissionMs: 500, rows: 1 } } }).ttftMs).toBe(plain.ttftMs);
     expect(withFit({ byArchitecture: { 'gqa-dense': { passScale: 2, admissionMs: 50, rows: 1 } } }).ttftMs).toBeCloseTo(scaled.ttftMs, 6);
   });
@@ -121,6 +129,36 @@ describe('accuracy rows and configs (pure)', () => {
     expect(fitReplayOverheads(raw, 12, 'disagg').get('h100_sxm/vllm')!.admissionMs).toBe(0);
   });
 
+  it('fits the prefill factor from how TTFT grows beyond TPOT\'s pass scale, jointly with the frontend latency', () => {
+    // Truth: TPOT = 0.9·TPOT₀, TTFT = 0.9·1.5·TTFT₀ + 25 ms (prefill passes 1.5× the pass model).
+    const raw: RawReplay[] = Array.from({ length: 30 }, (_, i) => {
+      const ttft0 = 40 + 37 * i;
+      const tpot0 = 6 + i / 5;
+      return { id: `p${i}`, sku: 'h200_sxm', backend: 'trtllm', mode: 'agg', ttft0, tpot0, ttftMs: 0.9 * 1.5 * ttft0 + 25, tpotMs: 0.9 * tpot0 };
+    });
+    const fit = fitReplayOverheads(raw, 12).get('h200_sxm/trtllm')!;
+    expect(fit).toMatchObject({ passScale: 0.9, prefillScale: 1.5, admissionMs: 25 });
+    expect(predictRaw(raw[7], fit).ttftMs).toBeCloseTo(raw[7].ttftMs, 9);
+    expect(unapplyFit(raw[7], predictRaw(raw[7], fit), fit).ttft0).toBeCloseTo(raw[7].ttft0, 9);
+    // With the k = 2 replays the fit reads how k moves TTFT and the mixed passes' TPOT (linearly).
+    const sens: RawReplay[] = raw.map((r, i) => {
+      const p = (0.3 + 0.02 * i) * r.ttft0; // the prefill-bound part of TTFT₀
+      const ttft2 = r.ttft0 + p;
+      const tpot2 = 1.1 * r.tpot0;
+      const at = (x0: number, x2: number, k: number): number => x0 + (k - 1) * (x2 - x0);
+      return { ...r, ttft2, tpot2, ttftMs: 0.95 * at(r.ttft0, ttft2, 1.6) + 30, tpotMs: 0.95 * at(r.tpot0, tpot2, 1.6) };
+    });
+    const f2 = fitReplayOverheads(sens, 12).get('h200_sxm/trtllm')!;
+    expect(f2).toMatchObject({ passScale: 0.95, prefillScale: 1.6, admissionMs: 30 });
+    expect(predictRaw(sens[3], f2).tpotMs).toBeCloseTo(sens[3].tpotMs, 9);
+    const back = unapplyFit(sens[3], predictRaw(sens[3], f2), f2);
+    expect(back.ttft0).toBeCloseTo(sens[3].ttft0, 9);
+    expect(back.tpot2!).toBeCloseTo(sens[3].tpot2!, 9);
+    // Bounded: a TTFT 10× the replay's is not read as a 10× slower prefill.
+    const wild = raw.map((r) => ({ ...r, ttftMs: 10 * r.ttft0 }));
+    expect(fitReplayOverheads(wild, 12).get('h200_sxm/trtllm')!.prefillScale).toBeLessThanOrEqual(3);
+  });
+
   it('fits an architecture class its own corrections when it has rows enough, and applies them to agg rows only', () => {
     // Dense rows: TTFT = TTFT₀ + 10; MLA-MoE rows: TTFT = 1.1·TTFT₀ + 120, TPOT = 1.1·TPOT₀.
     const raw: RawReplay[] = [];
@@ -134,8 +172,8 @@ describe('accuracy rows and configs (pure)', () => {
     const fit = fitReplayOverheads(raw, 12).get('b200_sxm/trtllm')!;
     expect(fit.byArchitecture?.['mla-moe']).toMatchObject({ passScale: 1.1, admissionMs: 120, rows: 20 });
     expect(fit.byArchitecture?.['gqa-dense']).toMatchObject({ passScale: 1, admissionMs: 10, rows: 20 });
-    expect(correctionsFor({ mode: 'agg', arch: 'mla-moe' }, fit)).toEqual({ passScale: 1.1, admissionMs: 120 });
-    expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, fit)).toEqual({ passScale: fit.passScale, admissionMs: fit.disaggAdmissionMs });
+    expect(correctionsFor({ mode: 'agg', arch: 'mla-moe' }, fit)).toEqual({ passScale: 1.1, prefillScale: 1, admissionMs: 120 });
+    expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, fit)).toEqual({ passScale: fit.passScale, prefillScale: 1, admissionMs: fit.disaggAdmissionMs });
     expect(predictRaw(raw[1], fit).ttftMs).toBeCloseTo(raw[1].ttftMs, 9);
     // Too few rows of a class: no entry (the (sku, backend) values apply).
     expect(fitReplayOverheads(raw.slice(0, 20), 12).get('b200_sxm/trtllm')!.byArchitecture).toBeUndefined();

@@ -39,6 +39,14 @@ export const replayOverheadSchema = z.object({
   /** Multiplier on every simulated pass time. */
   passScale: z.number().positive(),
   /**
+   * Multiplier on the prefill part of every pass (engine.ts `prefillScaledPassMs`: prefill attention
+   * plus the prefill tokens' share of the token-parallel ops), before passScale. Prefill passes run
+   * eagerly, outside the CUDA graphs of the decode passes TPOT (and so passScale) is fitted on, and
+   * their MoE / attention kernels run in other modes than the kernel tables time; the steady-state
+   * estimate carries the same factor (`overhead.prefillScale`). Aggregated serving only. Absent: 1.
+   */
+  prefillScale: z.number().positive().optional(),
+  /**
    * The frontend's fixed latency in aggregated serving, ms (src/replay/frontend.ts: HTTP, hand-off to
    * the engine, first-token streaming; tokenisation is modelled apart), added to every request's TTFT.
    */
@@ -50,7 +58,7 @@ export const replayOverheadSchema = z.object({
    * and admission delay where the class had enough rows to fit them; other classes and disaggregated
    * serving use the values above.
    */
-  byArchitecture: z.partialRecord(z.enum(ARCHITECTURE_CLASSES), z.object({ passScale: z.number().positive(), admissionMs: z.number().nonnegative(), rows: z.number().int().nonnegative() })).optional(),
+  byArchitecture: z.partialRecord(z.enum(ARCHITECTURE_CLASSES), z.object({ passScale: z.number().positive(), prefillScale: z.number().positive().optional(), admissionMs: z.number().nonnegative(), rows: z.number().int().nonnegative() })).optional(),
   /** Provenance: fitted rows, folds and held-out errors. */
   source: z.string(),
   rows: z.number().int().nonnegative(),
@@ -63,13 +71,16 @@ export type ReplayOverhead = z.infer<typeof replayOverheadSchema>;
  * values where the class has an entry, else the (sku, backend) ones.
  */
 export function replayCorrections(
-  o: Pick<ReplayOverhead, 'passScale' | 'admissionMs' | 'disaggAdmissionMs' | 'byArchitecture'>,
+  o: Pick<ReplayOverhead, 'passScale' | 'prefillScale' | 'admissionMs' | 'disaggAdmissionMs' | 'byArchitecture'>,
   mode: 'agg' | 'disagg',
   arch?: ArchitectureClass,
-): { passScale: number; admissionMs: number } {
-  if (mode === 'disagg') return { passScale: o.passScale, admissionMs: o.disaggAdmissionMs };
+): { passScale: number; prefillScale: number; admissionMs: number } {
+  // Disaggregated prefill workers run prefill-only batches, never mixed with decode or queued behind
+  // an aggregated engine's decode passes: the agg-fitted prefill factor does not apply to them.
+  if (mode === 'disagg') return { passScale: o.passScale, prefillScale: 1, admissionMs: o.disaggAdmissionMs };
   const own = arch ? o.byArchitecture?.[arch] : undefined;
-  return { passScale: own?.passScale ?? o.passScale, admissionMs: own?.admissionMs ?? o.admissionMs };
+  if (own) return { passScale: own.passScale, prefillScale: own.prefillScale ?? 1, admissionMs: own.admissionMs };
+  return { passScale: o.passScale, prefillScale: o.prefillScale ?? 1, admissionMs: o.admissionMs };
 }
 
 /** Per-pass overheads not in the kernel tables (fitted from e2e/silicon_dev.csv, see calibrate). */

@@ -217,5 +217,11 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
     overhead,
     breakdown,
     passMs: (w) => breakdown(w).totalMs,
+    prefillScaledPassMs: (w, k) => {
+      const b = breakdown(w);
+      if (w.prefillTokens <= 0 || k === 1) return b.totalMs;
+      const tokens = w.prefillTokens + w.decodeSeqs * (1 + nextn);
+      return b.totalMs + (k - 1) * (b.prefillAttnMs + (b.tokenOpsMs * w.prefillTokens) / tokens);
+    },
   };
 }

@@ -23,6 +23,11 @@ export interface EngineConfig {
   hostTier: HostTierConfig | null;
   /** Multiplier on every pass time from the perf model (replay calibration); absent = 1. */
   passTimeScale?: number;
+  /**
+   * Multiplier on the prefill part of every pass (replay calibration, `overhead.replay.prefillScale`),
+   * applied before passTimeScale; absent = 1.
+   */
+  prefillTimeScale?: number;
 }
 
 /**

@@ -21,6 +21,7 @@ export class Worker {
   /** Forward-pass metrics of the pass last started (the slowest rank's batch), for the planner. */
   readonly lastPass: ForwardPassMetrics = { prefillSeqs: 0, prefillTokens: 0, decodeSeqs: 0, decodeKvTokens: 0, wallMs: 0 };
   private readonly passScale: number;
+  private readonly prefillScale: number;
 
   constructor(
     readonly index: number,
@@ -33,6 +34,7 @@ export class Worker {
     ready: boolean,
   ) {
     this.passScale = cfg.passTimeScale ?? 1;
+    this.prefillScale = cfg.prefillTimeScale ?? 1;
     this.ranks = [];
     for (let r = 0; r < cfg.attentionDp; r++) this.ranks.push(new RankScheduler(cfg, sink, listeners[r] ?? null));
     this.state = ready ? 'ready' : 'starting';
@@ -54,7 +56,11 @@ export class Worker {
     for (const rank of this.ranks) {
       if (!rank.hasWork() && !rank.hasRestoring()) continue;
       if (rank.formBatch(nowMs) === 0) continue;
-      const t = this.perf.passMs(rank.work) * this.passScale;
+      const w = rank.work;
+      const t =
+        (this.prefillScale !== 1 && w.prefillTokens > 0 && this.perf.prefillScaledPassMs
+          ? this.perf.prefillScaledPassMs(w, this.prefillScale)
+          : this.perf.passMs(w)) * this.passScale;
       if (t > ms) {
         ms = t;
         slowest = rank;
