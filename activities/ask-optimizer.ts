@@ -30,7 +30,10 @@ export interface AskOptimizerResult {
 
 export function askOptimizerPure(input: { state: OptimizerState; n: number; context?: BranchContext }): AskOptimizerResult {
   const materializer = input.context ? branchMaterializer(input.context) : null;
-  const opt = restoreOptimizer(input.state, materializer ? { project: (p) => materializer.projectPoint(p) } : {});
+  const opt = restoreOptimizer(
+    input.state,
+    materializer ? { project: (p) => materializer.projectPoint(p), lowCorner: (p) => materializer.lowCorner(p) } : {},
+  );
   const points = opt.ask(input.n);
   const { trials: _told, ...state } = opt.state();
   return { points, state };

@@ -137,4 +137,11 @@ goal: {target: goodput, sla: {ttft_ms: 1000, itl_ms: 50}}
     const live = { ...point, [`${R}router_mode`]: 'kv_router' };
     expect(b.materializer.projectPoint(live)[`${R}overlap_score_credit`]).toBe(1);
   });
+
+  it('lowCorner: the fewest-GPU legal config for the point\'s backend, other knobs kept', () => {
+    const b = planSweep(base(), { capabilities: REPLAY_RUNNER_CAPABILITIES }).branches[0];
+    const q = b.materializer.lowCorner(b.plan.initial_point);
+    expect(b.materializer.materialize(q).used_gpus).toBe(1);
+    expect(b.materializer.projectPoint(q)).toEqual(q);
+  });
 });

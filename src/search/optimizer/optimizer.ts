@@ -43,6 +43,11 @@ export interface OptimizerRuntime {
    * fact (the `observed` point of a tell).
    */
   project?: Projector;
+  /**
+   * With a projector: the smallest legal point like `p` (e.g. the fewest-GPU config for its backend,
+   * its other dimensions kept). The low design corner asks it instead of projecting the corner.
+   */
+  lowCorner?: Projector;
 }
 
 export interface Trial {
@@ -120,6 +125,7 @@ export interface AskContext {
   /** Keys and encodings of the points this optimizer has built or been told (by object identity). */
   memo: PointMemo;
   project?: Projector;
+  lowCorner?: Projector;
 }
 
 class SeededOptimizer implements Optimizer {
@@ -140,6 +146,7 @@ class SeededOptimizer implements Optimizer {
       seen: new Set([...s.trials.flatMap((t) => (t.o ? [memo.key(t.p), memo.key(t.o)] : [memo.key(t.p)])), ...s.pending.map((p) => memo.key(p))]),
       memo,
       ...(runtime.project ? { project: runtime.project } : {}),
+      ...(runtime.project && runtime.lowCorner ? { lowCorner: runtime.lowCorner } : {}),
     };
   }
 
@@ -188,13 +195,17 @@ class SeededOptimizer implements Optimizer {
     for (let i = 0; i < k; i++) {
       let p: Point | null = null;
       for (let t = 0; t < tries; t++) {
+        const index = cursor.index;
         const q = haltonUnseen(this.ctx.codec, this.ctx.design, cursor, this.ctx.rng, seen);
         if (!q) break;
         if (!this.ctx.project) {
           p = q;
           break;
         }
-        const r = this.projected(q);
+        // The low design corner: the caller's smallest legal point like it (a corner projected as drawn
+        // mostly misses the smallest configs, e.g. when its categoricals draw a data-parallel mode).
+        const low = index === 0 && cursor.index === 1 && this.ctx.lowCorner;
+        const r = low ? this.projected(this.ctx.lowCorner!(q)) : this.projected(q);
         const fresh = !seen.has(pointKey(this.ctx.state.space, r));
         seen.add(pointKey(this.ctx.state.space, q));
         if (fresh) {

@@ -5,8 +5,8 @@
 import { ENGINE_LIST_KNOBS, type EngineRole } from '../../config/choices.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import type { Backend } from '../../model/arch.js';
-import { latentSpace, type LatentValue } from '../../parallel/latent.js';
-import { membersFor, type ParallelPool, type PoolMember } from '../../parallel/pool.js';
+import { encodePool, latentSpace, type LatentValue } from '../../parallel/latent.js';
+import { compareConfigs, membersFor, type ParallelPool, type PoolMember } from '../../parallel/pool.js';
 import { projectParallel } from '../../parallel/project.js';
 import { usedGpus, type ParallelConfig, type WorkerGroup } from '../../parallel/shape.js';
 import { canonicalJson } from '../../config/canonical-json.js';
@@ -141,6 +141,33 @@ export class BranchMaterializer {
     const out: Point = { ...point };
     for (const name of this.latentNames) if (name in out && name in actual) out[name] = actual[name];
     return this.canonicalKnobs(out, backend);
+  }
+
+  /**
+   * `point` with its latent parallel features set to the smallest legal config for its backend (fewest
+   * GPUs, then the projection's lexicographic shape order), dead knobs canonical: the optimizer's low
+   * design corner.
+   */
+  lowCorner(point: Point): Point {
+    const { pool } = this.inp;
+    const backend = this.value(point, 'backend') as Backend;
+    if (pool.members.length === 1 || this.latentNames.size === 0) return this.canonicalKnobs(point, backend);
+    const enc = encodePool(pool, this.mode);
+    let best = -1;
+    pool.members.forEach((m, i) => {
+      if (!m.backends.includes(backend)) return;
+      if (best < 0) {
+        best = i;
+        return;
+      }
+      const b = pool.members[best].config;
+      const d = usedGpus(m.config) - usedGpus(b);
+      if (d < 0 || (d === 0 && compareConfigs(m.config, b) < 0)) best = i;
+    });
+    if (best < 0) return this.projectPoint(point);
+    const out: Point = { ...point };
+    for (const name of this.latentNames) if (name in out && name in enc[best]) out[name] = enc[best][name];
+    return this.projectPoint(out);
   }
 
   /**

@@ -46,4 +46,13 @@ describe('optimizer with a projector', () => {
     expect(again.every((p) => pointKey(SPACE, project(p)) === pointKey(SPACE, p))).toBe(true);
   });
 
+
+  it('asks the caller\'s low corner as the first design point', () => {
+    const lowCorner = (p: Point): Point => ({ ...p, ratio: 0.25 });
+    const o = createOptimizer({ space: SPACE, algorithm: 'bayesian', objectives: single, seed: 3 }, { project, lowCorner });
+    const [first, second] = o.ask(2);
+    expect(first.ratio).toBe(0.25);
+    expect(first.seqs).toBe(64); // the corner's numerics: every one at its lower bound, but as the caller sets them
+    expect(project(second)).toEqual(second);
+  });
 });
