@@ -194,7 +194,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
       return 0;
     }
 
-    spicaWorker = await createSpicaWorker({ address, namespace, taskQueue: args.taskQueue });
+    spicaWorker = await createSpicaWorker({ address, namespace, taskQueue: args.taskQueue, workflowsOnMainThread: true });
     const handle = await startSweep(client, config, args);
     workflowId = handle.workflowId;
     io.stderr(`workflow id: ${handle.workflowId}\n`);

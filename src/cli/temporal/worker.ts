@@ -62,6 +62,13 @@ export interface SpicaWorkerOptions {
   identity?: string;
   /** Persistent result cache directory (sets SPICA_CACHE_DIR for this process). */
   cacheDir?: string;
+  /**
+   * Run workflow code on this thread instead of the SDK's workflow thread. That thread loads the SDK
+   * and its protobuf definitions a second time and gets every activation by message (~0.3 s of CPU at
+   * start on a loaded 2-core box): worth it for a long-lived `spica worker`, whose activity thread must
+   * stay free while it replays long histories, not for the short in-process worker of `spica sweep`.
+   */
+  workflowsOnMainThread?: boolean;
   /** Use an existing connection (not closed by `close()`). */
   connection?: NativeConnection;
 }
@@ -93,6 +100,9 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
       workflowBundle,
       activities,
       maxConcurrentActivityTaskExecutions: slots,
+      // The SDK's in-thread workflow sandbox is its `debugMode` (also what runReplayHistory uses); the
+      // deadlock timeout it lifts is put back.
+      ...(opts.workflowsOnMainThread ? { debugMode: true, isolateExecutionTimeout: '5s' } : {}),
       ...(opts.identity ? { identity: opts.identity } : {}),
     });
     return { worker, connection, taskQueue, close: async () => (ownsConnection ? connection.close() : undefined) };
