@@ -56,6 +56,10 @@ sweep:
 const SECOND_WORKLOAD = { isl: 4096, osl: 1024, concurrency: 48, ratio: 45 };
 // ~0.1 s per replay.
 const CHEAP_WORKLOAD = { isl: 128, osl: 64, concurrency: 4, ratio: 4 };
+// The scale-out sweep's replays: heavy enough that the measurement is about replays, not about the
+// round's orchestration and optimizer ask (the same in both runs), ~3× SECOND_WORKLOAD: ~1 s each on
+// an idle box (SECOND_WORKLOAD's "~1 s" replays take ~0.3 s since the simulator got faster).
+const SCALE_OUT_WORKLOAD = { ...SECOND_WORKLOAD, ratio: 135 };
 // The optimizer's initial design adds a few trials: 32 rounds of 2 land at ~64+ replays.
 const SCALE_OUT_ROUNDS = 32;
 // ≥ 256 replays of ~1 s.
@@ -160,9 +164,8 @@ function processCpuMs(pid: number): number | null {
   }
 }
 
-/** A `spica worker` process; resolves once it polls. */
-async function workerProcess(address: string, namespace: string, taskQueue: string, concurrency: number) {
-  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cache-'));
+/** A `spica worker` process; resolves once it polls. Workers of one run share `cacheDir`, as machines share a store. */
+async function workerProcess(address: string, namespace: string, taskQueue: string, concurrency: number, cacheDir: string) {
   const child = spawn(
     process.execPath,
     [path.join(ROOT, 'bin/spica.js'), 'worker', '--address', address, '--namespace', namespace, '--task-queue', taskQueue, '--concurrency', String(concurrency), '--cache-dir', cacheDir],
@@ -182,11 +185,54 @@ async function workerProcess(address: string, namespace: string, taskQueue: stri
   return { pid: child.pid!, stop };
 }
 
+const REPLAY_ACTIVITIES = new Set(['replayCandidate', 'replayWave']);
+
+/** Candidates replayed per worker identity prefix (replay activities only) and their mean activity time. */
+function replayWork(
+  events: HistoryEvent[],
+  identities: string[],
+): { perWorker: number[]; total: number; meanMs: number; waveMs: number; spanMs: number } {
+  const byId = new Map(events.map((e) => [Number(e.eventId), e]));
+  const perWorker = identities.map(() => 0);
+  let total = 0;
+  let ms = 0;
+  /** Per wave (the workflow task that scheduled its replays): scheduled at, last completion. */
+  const waves = new Map<number, { from: number; to: number }>();
+  for (const e of events) {
+    const done = e.activityTaskCompletedEventAttributes;
+    if (!done) continue;
+    const scheduledEvent = byId.get(Number(done.scheduledEventId));
+    const scheduled = scheduledEvent?.activityTaskScheduledEventAttributes;
+    const startedEvent = byId.get(Number(done.startedEventId));
+    const started = startedEvent?.activityTaskStartedEventAttributes;
+    if (!scheduled || !started || !REPLAY_ACTIVITIES.has(scheduled.activityType?.name ?? '')) continue;
+    let n = 1;
+    if (scheduled.activityType?.name === 'replayWave') {
+      const data = scheduled.input?.payloads?.[0]?.data;
+      n = data ? (JSON.parse(Buffer.from(data).toString()) as { candidates: unknown[] }).candidates.length : 1;
+    }
+    total += n;
+    ms += eventMs(e.eventTime) - eventMs(startedEvent!.eventTime);
+    const task = Number(scheduled.workflowTaskCompletedEventId);
+    const wave = waves.get(task) ?? { from: eventMs(scheduledEvent!.eventTime), to: 0 };
+    wave.to = Math.max(wave.to, eventMs(e.eventTime));
+    waves.set(task, wave);
+    const i = identities.findIndex((id) => (started.identity ?? '').startsWith(id));
+    if (i >= 0) perWorker[i] += n;
+  }
+  const waveMs = [...waves.values()].reduce((a, w) => a + (w.to - w.from), 0);
+  const spanMs = events.length > 0 ? eventMs(events[events.length - 1].eventTime) - eventMs(events[0].eventTime) : 0;
+  return { perWorker, total, meanMs: ms / Math.max(1, total), waveMs, spanMs };
+}
+
 async function scaleOut(client: Client, address: string, namespace: string): Promise<void> {
-  const config = parseConfigText(configYaml(SECOND_WORKLOAD, SCALE_OUT_ROUNDS));
+  const config = parseConfigText(configYaml(SCALE_OUT_WORKLOAD, SCALE_OUT_ROUNDS));
   const runWith = async (workers: number) => {
     const taskQueue = `bench-scale-${workers}`;
-    const procs = await Promise.all(Array.from({ length: workers }, () => workerProcess(address, namespace, taskQueue, 1)));
+    // One fresh replay cache per run, shared by its workers (as workers on several machines share the
+    // store): with a cache each, the worker that reports replayed again every trial the other one ran.
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cache-'));
+    const procs = await Promise.all(Array.from({ length: workers }, () => workerProcess(address, namespace, taskQueue, 1, cacheDir)));
     try {
       const cpu0 = procs.map((p) => processCpuMs(p.pid));
       const start = performance.now();
@@ -199,11 +245,8 @@ async function scaleOut(client: Client, address: string, namespace: string): Pro
         return now === null || cpu0[i] === null ? null : now - cpu0[i]!;
       });
       const events = (await client.workflow.getHandle(branchWorkflowId(workflowId, 'agg')).fetchHistory()).events ?? [];
-      const replays = procs.map(
-        (p) => events.filter((e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.identity ?? '').startsWith(`${p.pid}@`)).length,
-      );
-      const replayStarts = events.filter((e) => e.activityTaskStartedEventAttributes).length;
-      return { result, wallMs, cpuMs, replays, replayStarts, events: events.length };
+      const work = replayWork(events, procs.map((p) => `${p.pid}@`));
+      return { result, wallMs, cpuMs, work, events: events.length, load: os.loadavg()[0] };
     } finally {
       await Promise.all(procs.map((p) => p.stop()));
     }
@@ -213,13 +256,25 @@ async function scaleOut(client: Client, address: string, namespace: string): Pro
   if (strip(one.result) !== strip(two.result)) throw new Error('the two-worker result differs from the one-worker result');
   const replayed = one.result.candidates.filter((c) => !c.cache_hit).length;
   const sum = (xs: (number | null)[]) => (xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0));
-  console.log(`(c) scale-out: ${one.result.counts.evaluated} trials, ${replayed} replays (~1 s each), parallel_evals 2; \`spica worker --concurrency 1\` processes`);
+  console.log(`(c) scale-out: ${one.result.counts.evaluated} trials, ${replayed} replays (~1 s each on an idle box), parallel_evals 2; \`spica worker --concurrency 1\` processes`);
   console.log(`    one worker:   wall ${secs(one.wallMs)}, worker CPU ${cpu(sum(one.cpuMs))}`);
   console.log(`    two workers:  wall ${secs(two.wallMs)}, worker CPU ${cpu(sum(two.cpuMs))} (${two.cpuMs.map(cpu).join(' + ')})`);
   console.log(`    ratio two / one: wall ${(two.wallMs / one.wallMs).toFixed(2)} (target ≤ 0.6), CPU ${ratio(sum(two.cpuMs), sum(one.cpuMs))}`);
-  // Activity starts per worker (replays, plus the few materialize activities: the branch's history).
-  const shares = two.replays.map((r) => (100 * r) / Math.max(1, two.replayStarts));
-  console.log(`    activities run per worker (branch history): ${two.replays.join(' / ')} of ${two.replayStarts} = ${shares.map((x) => `${x.toFixed(0)} %`).join(' / ')} (target ≥ 40 % each)`);
+  // Replay work per worker: candidates of the replay activities each worker ran (a replayCandidate is
+  // one, a replayWave unit its candidates), from the branch's history; other activities do not count.
+  const shares = two.work.perWorker.map((r) => (100 * r) / Math.max(1, two.work.total));
+  console.log(
+    `    replays run per worker (branch history): ${two.work.perWorker.join(' / ')} of ${two.work.total} = ${shares.map((x) => `${x.toFixed(0)} %`).join(' / ')} (target ≥ 40 % each)`,
+  );
+  // Two workers halve the wall time only while the machine has a free core for the second replay
+  // thread: a replay that takes longer with two workers says it had none (the load average says why).
+  console.log(`    replay activity time (start to completion): mean ${secs(one.work.meanMs)} per candidate with one worker, ${secs(two.work.meanMs)} with two`);
+  console.log(`    machine load average (1 min) at the end of each run: one ${one.load.toFixed(1)}, two ${two.load.toFixed(1)} (${os.cpus().length} cores)`);
+  // Where the branch's time went: its waves (first replay scheduled to last completed) and the rest
+  // (optimizer asks, workflow tasks, orchestration), which two workers cannot shorten.
+  for (const [name, r] of [['one worker', one], ['two workers', two]] as const) {
+    console.log(`    branch ${name}: ${secs(r.work.spanMs)} = waves ${secs(r.work.waveMs)} + between waves ${secs(r.work.spanMs - r.work.waveMs)} (asks, workflow tasks)`);
+  }
   console.log(`    branch history: ${(one.events / one.result.counts.evaluated).toFixed(1)} events per trial`);
 }
 
