@@ -4,7 +4,7 @@
 // same scenario at 1/12 the size (972 trials) as the baseline, measured in the same run. Prints wall
 // times, the workers' CPU time, the largest payload and history over every run involved, the stored
 // result size, and the per-trial ratios (≈ 1 means nothing slows down or grows with the trial count
-// except the result itself). Then the rapid scenario (bayesian, 11,526 trials, 7,768 told to one
+// except the result itself). Then the rapid scenario (bayesian, 10,521 trials, 7,680 told to one
 // branch's optimizer), whose continue-as-new state no longer grows with the told trials. All figures
 // come from real Temporal and PostgreSQL servers started here. BENCH_SCALE_ONLY=thorough|rapid picks one.
 import { Client, Connection } from '@temporalio/client';

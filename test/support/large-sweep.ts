@@ -18,9 +18,10 @@ import { processCpuSeconds, spawnSpica } from './spica-process.js';
 
 /**
  * `router_temperature` and `overlap_score_credit` lists scale the space (4 × 3 of them: 11,664 trials
- * under `thorough`). `policy: 'rapid'`: the default optimizer (bayesian) over the same space with a
- * fourth `prefill_max_num_seqs`, 64 candidates per round for up to 100 rounds — 11,526 trials, 7,768
- * of them in the disagg branch (one optimizer told every one of them).
+ * under `thorough`). `policy: 'rapid'`: the default optimizer (bayesian) over the same space with eight
+ * `prefill_max_num_seqs`, 64 candidates per round for up to 120 rounds — 10,521 trials (no repeats:
+ * the optimizer asks through the projection), 7,680 of them in the disagg branch (one optimizer told
+ * every one of them).
  */
 export function largeSweepYaml(opts: { temperatures?: string; overlaps?: string; policy?: 'thorough' | 'rapid' } = {}): string {
   const rapid = opts.policy === 'rapid';
@@ -30,7 +31,7 @@ export function largeSweepYaml(opts: { temperatures?: string; overlaps?: string;
   gpu_budget: 2
   deployment_mode: [agg, disagg]
   backend: [vllm]
-  prefill_max_num_seqs: ${rapid ? '[4, 8, 16, 32]' : '[4, 8, 16]'}
+  prefill_max_num_seqs: ${rapid ? '[1, 2, 4, 8, 16, 32, 64, 128]' : '[4, 8, 16]'}
   router_temperature: ${opts.temperatures ?? '[0.0, 0.2, 0.5, 1.0]'}
   overlap_score_credit: ${opts.overlaps ?? '[0.0, 0.5, 1.0]'}
   planner_scaling_policy: [disabled]
@@ -44,7 +45,7 @@ workload:
 goal:
   target: throughput
 sweep:
-${rapid ? '  policy: rapid\n  max_rounds: 100\n  candidates_per_round: 64' : '  policy: thorough'}
+${rapid ? '  policy: rapid\n  max_rounds: 120\n  candidates_per_round: 64' : '  policy: thorough'}
   parallel_evals: 64
   seed: 5
 `;

@@ -97,7 +97,7 @@ describe('branchStudy continue-as-new', () => {
     process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
     const yaml = largeSweepYaml({ policy: 'rapid' })
       .replace('deployment_mode: [agg, disagg]', 'deployment_mode: [agg]')
-      .replace('max_rounds: 100', 'max_rounds: 70')
+      .replace('max_rounds: 120', 'max_rounds: 70')
       .replace('candidates_per_round: 64', 'candidates_per_round: 1')
       .replace('parallel_evals: 64', 'parallel_evals: 1');
     const config = parseConfigText(yaml);

@@ -1,5 +1,5 @@
-// Issue 16 item 1 under `policy: rapid` on real servers: a bayesian sweep of 11,526 trials over two
-// branches (7,768 told to the disagg branch's optimizer), terminated part-way and finished by
+// Issue 16 item 1 under `policy: rapid` on real servers: a bayesian sweep of 10,521 trials over two
+// branches (7,680 told to the disagg branch's optimizer), terminated part-way and finished by
 // `spica resume`, on two workers sharing PostgreSQL. The optimizer's told trials (~330 B each: they
 // passed 1 MB near 3,000 trials when carried) stay in the stored trial chunks: the carried state and
 // the branch result hold only a count of them, the ask activity rebuilds them. The result is the one
