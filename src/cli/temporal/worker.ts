@@ -2,11 +2,14 @@
 // tests all call `createSpicaWorker`. The workflow bundle is the one prebuilt by `npm run build` while
 // it matches the sources, else bundled once (webpack, seconds) and stored for the next process; the
 // SDK runtime is installed once with a quiet logger.
+import { formatWithOptions } from 'node:util';
+import { ApplicationFailure } from '@temporalio/common';
 import {
   DefaultLogger,
   NativeConnection,
   Runtime,
   Worker,
+  type LogEntry,
   type LogLevel,
   type ReplayWorkerOptions,
   type WorkflowBundleWithSourceMap,
@@ -20,6 +23,25 @@ export const DEFAULT_TASK_QUEUE = 'spica';
 
 let runtimeInstalled = false;
 
+const format = formatWithOptions.bind(undefined, { colors: false });
+
+/**
+ * The SDK's log entries on stderr, as the SDK's default writes them, except a non-retryable activity
+ * failure and the typed workflow failure it becomes: that is bad input (a malformed trace, a SKU
+ * without a perf database), which the sweep's client reports with its file:line message, so the
+ * worker says it in one line instead of printing metadata and stack traces ahead of the clean message.
+ */
+export function spicaLogLine(entry: LogEntry): string {
+  const when = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+  const err = entry.meta?.error;
+  if (entry.message === 'Activity failed' && err instanceof ApplicationFailure && err.nonRetryable)
+    return `${when} [${entry.level}] activity ${String(entry.meta?.activityType ?? '?')} failed, not retried (${err.type ?? 'ApplicationFailure'}): ${err.message}\n`;
+  // The workflow's failure crosses from its sandbox thread as a plain Error whose stack names the class.
+  if (entry.message === 'Workflow failed' && err instanceof Error && err.stack?.startsWith('ApplicationFailure: '))
+    return `${when} [${entry.level}] workflow ${String(entry.meta?.workflowId ?? '?')} failed: ${err.message}\n`;
+  return entry.meta === undefined ? `${when} [${entry.level}] ${entry.message}\n` : `${when} [${entry.level}] ${entry.message} ${format(entry.meta)}\n`;
+}
+
 /**
  * Installs the SDK runtime with a logger at `level` (default WARN) writing to stderr. The Rust core's
  * own logs (payload-size warnings, …) are forwarded to that logger too: left to the core they print
@@ -30,7 +52,7 @@ export function installQuietRuntime(level: LogLevel = 'WARN'): void {
   runtimeInstalled = true;
   try {
     Runtime.install({
-      logger: new DefaultLogger(level),
+      logger: new DefaultLogger(level, (entry) => process.stderr.write(spicaLogLine(entry))),
       telemetryOptions: { logging: { forward: {}, filter: { core: level, other: level } } },
       // Commands handle SIGINT/SIGTERM themselves (stop worker, then the embedded server, in order).
       shutdownSignals: [],
