@@ -31,6 +31,11 @@ describe('a sweep of more than 10,000 trials', () => {
     expect(f.result.candidates).toHaveLength(11_664);
     expect(f.result.candidates.filter((c) => c.branch === 'agg')).toHaveLength(5_832);
     expect(f.payloads.largest.bytes).toBeLessThan(1_000_000);
+    // Bounded by the piece caps (64 points per materialize, 256 trials per chunk, 32 candidates per
+    // replay unit), not by the round size: 57 KB measured (223 KB with a 256-point materialize result).
+    expect(f.payloads.largest.bytes).toBeLessThan(200_000);
+    // The carried state is counters: a few KB whatever the trial count.
+    expect(f.payloads.largestByType.WorkflowExecutionContinuedAsNew ?? 0).toBeLessThan(32 * 1024);
     // The first run's finished trials all came back from the shared store (or the run-local cache).
     expect(f.trialsAtTermination).toBeGreaterThan(0);
     expect(f.result.counts.cache_hits).toBeGreaterThanOrEqual(f.trialsAtTermination);
