@@ -43,6 +43,10 @@ export const BAYESIAN_DEFAULTS = {
   localAnchors: 1,
 } as const;
 
+/** With a projector: candidates wanted per requested point before the set is topped up, and uniform draws per point to top it up with. */
+const TOP_UP_FACTOR = 4;
+const TOP_UP_TRIES = 64;
+
 export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): Point[] {
   const cfg = BAYESIAN_DEFAULTS;
   const s = ctx.state;
@@ -122,6 +126,20 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   });
   s.candidates += generated.haltonUsed;
   const { points, keys } = project ? projectCandidates(generated.points, project, s.space, ctx.seen) : generated;
+  // Late in a long branch most candidates project onto seen points: top the set up with projected
+  // uniform samples, so the ask comes back short (or empty: the branch is exhausted) only when they
+  // keep landing on seen points too.
+  if (project && points.length < TOP_UP_FACTOR * k) {
+    const taken = new Set(keys);
+    for (let tries = 0; tries < TOP_UP_TRIES * k && points.length < TOP_UP_FACTOR * k; tries++) {
+      const q = restrict(project(codec.sampleUniform(ctx.rng)), s.space);
+      const key = pointKey(s.space, q);
+      if (ctx.seen.has(key) || taken.has(key)) continue;
+      taken.add(key);
+      points.push(q);
+      keys.push(key);
+    }
+  }
   if (points.length === 0) return [];
 
   // The incumbent's single-coordinate neighbours: the trust region the local picks choose from.
