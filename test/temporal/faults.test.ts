@@ -68,25 +68,6 @@ async function trialsDone(handle: WorkflowHandle<typeof sweep>): Promise<number>
 // temporal.api.enums.v1.PendingActivityState (the proto package is not a direct dependency).
 const PENDING_ACTIVITY_STATE_STARTED = 2;
 
-/** Waves (replayCandidate activities scheduled by one workflow task) whose replays started on every one of `identities`. */
-function sharedWaves(history: { events?: HistoryEvent[] | null }, identities: string[]): number {
-  const events = history.events ?? [];
-  const waves = new Map<number, Set<string>>();
-  const scheduledBy = new Map<number, number>();
-  for (const e of events) {
-    const s = e.activityTaskScheduledEventAttributes;
-    if (s?.activityType?.name === 'replayCandidate') scheduledBy.set(Number(e.eventId), Number(s.workflowTaskCompletedEventId));
-  }
-  for (const e of events) {
-    const st = e.activityTaskStartedEventAttributes;
-    const task = st ? scheduledBy.get(Number(st.scheduledEventId)) : undefined;
-    if (task === undefined) continue;
-    const who = identities.find((id) => (st!.identity ?? '').startsWith(id));
-    if (who) waves.set(task, (waves.get(task) ?? new Set()).add(who));
-  }
-  return [...waves.values()].filter((s) => s.size === identities.length).length;
-}
-
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 
 const eventMs = (e: HistoryEvent) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
@@ -202,26 +183,31 @@ describe('durable sweep faults', () => {
     }
   }, 600_000);
 
-  it('two worker processes (--concurrency 1) share every wave; one SIGKILLed mid-wave, the other finishes with the same result', async () => {
+  it('two worker processes (--concurrency 1) share a wave; one SIGKILLed mid-replay, the other retries it and finishes with the same result', async () => {
     const taskQueue = uniqueTaskQueue('scale');
     const cacheDir = tempDir('spica-cache-scale-');
     const a = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir, { concurrency: 1 });
     let b: WorkerProcess | undefined;
     try {
-      b = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir, { concurrency: 1 });
+      // b stops inside the first replay it takes (the test hook, before the cache is consulted), so the
+      // SIGKILL below always lands mid-replay: a replay answered from the shared cache finishes in
+      // milliseconds, and killing b 'while it runs one' could land after it completed (no retry).
+      b = await startWorkerProcess(t.address, t.namespace, taskQueue, cacheDir, { concurrency: 1, pauseIn: 'replay' });
       const handle = await t.client.workflow.start<typeof sweep>('sweep', { workflowId: `scale-${taskQueue}`, taskQueue, args: [config] });
       const branch = t.client.workflow.getHandle(branchWorkflowId(handle.workflowId, 'agg'));
       const ident = (w: WorkerProcess) => `${w.child.pid}@`;
       const killed = b;
-      // A wave whose two replays started on different workers.
-      await expect.poll(async () => sharedWaves(await branch.fetchHistory().catch(() => ({ events: [] })), [ident(a), ident(killed)]), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(1);
-      // Kill b while it runs a replay.
+      // b holds a replay (paused inside it) while a works: note which one.
+      let heldId: string | undefined;
       await expect
         .poll(
-          async () =>
-            ((await branch.describe()).raw.pendingActivities ?? []).some(
+          async () => {
+            const held = ((await branch.describe()).raw.pendingActivities ?? []).find(
               (p) => p.activityType?.name === 'replayCandidate' && p.state === PENDING_ACTIVITY_STATE_STARTED && (p.lastWorkerIdentity ?? '').startsWith(ident(killed)),
-            ),
+            );
+            heldId = held?.activityId ?? undefined;
+            return heldId !== undefined;
+          },
           { timeout: 60_000, interval: 50 },
         )
         .toBe(true);
@@ -229,11 +215,20 @@ describe('durable sweep faults', () => {
       await killed.exited;
       const result = inline(await handle.result());
       expect(neutralized(result)).toEqual(neutralized(local));
-      // The replay b held was retried (after the heartbeat timeout) by a.
       const events = (await branch.fetchHistory()).events ?? [];
-      const retried = events.filter((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1);
-      expect(retried.length).toBeGreaterThanOrEqual(1);
-      expect(retried.every((e) => e.activityTaskStartedEventAttributes!.identity!.startsWith(ident(a)))).toBe(true);
+      const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === heldId)!;
+      const wave = Number(scheduled.activityTaskScheduledEventAttributes!.workflowTaskCompletedEventId);
+      const startOf = (eventId: number) => events.find((e) => Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === eventId)?.activityTaskStartedEventAttributes;
+      // The replay b held was retried (after the heartbeat timeout) by a ...
+      const retried = startOf(Number(scheduled.eventId));
+      expect(retried?.attempt ?? 1).toBeGreaterThan(1);
+      expect(retried?.identity ?? '').toMatch(new RegExp(`^${ident(a)}`));
+      // ... and its wave was shared: a ran the other replays of that wave while b held this one.
+      const siblings = events.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'replayCandidate' && Number(e.activityTaskScheduledEventAttributes.workflowTaskCompletedEventId) === wave && e.eventId !== scheduled.eventId,
+      );
+      expect(siblings.length).toBeGreaterThanOrEqual(1);
+      for (const sib of siblings) expect(startOf(Number(sib.eventId))).toMatchObject({ attempt: 1, identity: expect.stringMatching(new RegExp(`^${ident(a)}`)) });
     } finally {
       a.child.kill('SIGKILL');
       b?.child.kill('SIGKILL');
