@@ -5,7 +5,7 @@ import { resolveModel } from '../../src/model/catalog.js';
 import { weightBytesPerGpu, weightLayout, WEIGHT_BYTES } from '../../src/model/weights.js';
 import { loadSystem } from '../../src/hardware/systems.js';
 import { replayRow } from '../../src/calibration/evaluate.js';
-import { parseE2eRow } from '../../src/calibration/rows.js';
+import { llama8bH100Row } from '../support/e2e-row.js';
 
 function capture(): CommandIo & { out: string; err: string } {
   const io = { out: '', err: '', isTty: false, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) };
@@ -30,15 +30,7 @@ describe('spica estimate', () => {
   });
 
   it('ttft_ms / tpot_ms are the calibrated user-path replay of the closed loop — the accuracy harness\'s figure for the same benchmark', async () => {
-    const row = parseE2eRow(
-      {
-        id: 'est', silicon_data_source: 'silicon_concurrency=8', backend: 'vllm', model_path: 'meta-llama/Llama-3.1-8B-Instruct', system: 'h100_sxm',
-        precision: 'bf16', mode: 'agg', isl: '1024', osl: '64', gemm_quant_mode: '', moe_quant_mode: '', batch_size: '8', tp_size: '1', pp_size: '1',
-        attention_dp_size: '1', silicon_ttft_ms: '100', silicon_tpot_ms: '10',
-      },
-      () => true,
-    );
-    if (typeof row === 'string') throw new Error(row);
+    const row = llama8bH100Row('est');
     const io = capture();
     expect(await main(['estimate', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--sku', 'h100_sxm', '--tp', '1', '--isl', '1024', '--osl', '64', '--batch', '8', '--json'], io)).toBe(0);
     const obj = JSON.parse(io.out) as Record<string, number | string>;

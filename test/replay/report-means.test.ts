@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replayRow } from '../../src/calibration/evaluate.js';
 import { rowConfig } from '../../src/calibration/rowConfig.js';
-import { parseE2eRow } from '../../src/calibration/rows.js';
+import { llama8bH100Row } from '../support/e2e-row.js';
 import { main } from '../../src/cli/main.js';
 import { configFromObject } from '../../src/config/load.js';
 import { loadSystem } from '../../src/hardware/systems.js';
@@ -80,15 +80,7 @@ describe('what mean_ttft_ms / mean_tpot_ms cover', () => {
   });
 
   it('the harness, `spica replay` and a `spica sweep --local` trial read the same means for a measured row\'s config', async () => {
-    const row = parseE2eRow(
-      {
-        id: 'means', silicon_data_source: 'silicon_concurrency=8', backend: 'vllm', model_path: 'meta-llama/Llama-3.1-8B-Instruct', system: 'h100_sxm',
-        precision: 'bf16', mode: 'agg', isl: '1024', osl: '64', gemm_quant_mode: '', moe_quant_mode: '', batch_size: '8', tp_size: '1', pp_size: '1',
-        attention_dp_size: '1', silicon_ttft_ms: '100', silicon_tpot_ms: '10',
-      },
-      () => true,
-    );
-    if (typeof row === 'string') throw new Error(row);
+    const row = llama8bH100Row('means');
     const harness = replayRow(row);
     const doc = rowConfig(row, loadSystem(row.sku).memCapacityBytes);
     const dir = mkdtempSync(join(tmpdir(), 'spica-means-'));

@@ -1,23 +1,13 @@
 // Asks that the caller maps onto other points (latent parallel features projected onto a legal config):
 // the optimizer learns from the evaluated point, and avoids proposing near-repeats of what it has seen.
 import { describe, expect, it } from 'vitest';
-import { createOptimizer, restoreOptimizer, type Dimension, type Optimizer, type Point } from '../../../src/search/optimizer/index.js';
+import { createOptimizer, restoreOptimizer, type Optimizer, type Point } from '../../../src/search/optimizer/index.js';
 import { generateCandidates, NEAR_RADIUS } from '../../../src/search/optimizer/candidates.js';
 import { ScrambledHalton } from '../../../src/search/optimizer/halton.js';
 import { Prng } from '../../../src/search/optimizer/prng.js';
 import { pointKey, SpaceCodec } from '../../../src/search/optimizer/space.js';
 
-const SPACE: Dimension[] = [
-  { name: 'backend', kind: 'categorical', values: ['a', 'b', 'c'] },
-  { name: 'seqs', kind: 'discrete', values: [64, 128, 256, 512, 1024], log_scale: true },
-  { name: 'ratio', kind: 'continuous', values: [0, 1] },
-];
-const single = [{ name: 'v', direction: 'max' as const }];
-
-/** The "projection": ratio snaps to a lattice of 5 legal values. */
-const project = (p: Point): Point => ({ ...p, ratio: Math.round((p.ratio as number) * 4) / 4 });
-const objective = (q: Point): number =>
-  (q.backend === 'b' ? 1 : 0) - 0.3 * (Math.log2(q.seqs as number) - 8) ** 2 - 4 * ((q.ratio as number) - 0.75) ** 2;
+import { objective, project, single, SPACE } from './toy-space.js';
 
 function study(o: Optimizer, rounds: number, batch: number, withObserved: boolean): Point[] {
   const evaluated: Point[] = [];

@@ -2,19 +2,10 @@
 // legal-config projection) asks only points that are their own projection, never one whose projection
 // was already asked or evaluated, and stays deterministic across restore with the same projector.
 import { describe, expect, it } from 'vitest';
-import { createOptimizer, restoreOptimizer, type Dimension, type Optimizer, type Point } from '../../../src/search/optimizer/index.js';
+import { createOptimizer, restoreOptimizer, type Optimizer, type Point } from '../../../src/search/optimizer/index.js';
 import { pointKey } from '../../../src/search/optimizer/space.js';
 
-const SPACE: Dimension[] = [
-  { name: 'backend', kind: 'categorical', values: ['a', 'b', 'c'] },
-  { name: 'seqs', kind: 'discrete', values: [64, 128, 256, 512, 1024], log_scale: true },
-  { name: 'ratio', kind: 'continuous', values: [0, 1] },
-];
-const single = [{ name: 'v', direction: 'max' as const }];
-/** ratio snaps to a lattice of 5 legal values: 75 legal points in all. */
-const project = (p: Point): Point => ({ ...p, ratio: Math.round((p.ratio as number) * 4) / 4 });
-const objective = (q: Point): number =>
-  (q.backend === 'b' ? 1 : 0) - 0.3 * (Math.log2(q.seqs as number) - 8) ** 2 - 4 * ((q.ratio as number) - 0.75) ** 2;
+import { objective, project, single, SPACE } from './toy-space.js';
 
 function study(o: Optimizer, rounds: number, batch: number): Point[] {
   const asked: Point[] = [];
