@@ -8,7 +8,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
-  // A name picks its own bench when one has exactly that name (`temporal` is not also `temporal-scale`), else every bench it prefixes.
+  // A name picks its own bench when one has exactly that name (`replay` is not also `replay-something`), else every bench it prefixes.
   .filter((f, _, all) => wanted.length === 0 || wanted.some((w) => (all.includes(`${w}.bench.ts`) ? f === `${w}.bench.ts` : f.startsWith(w))))
   .sort();
 

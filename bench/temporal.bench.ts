@@ -9,7 +9,8 @@
 //     trials (cheap replays), is SIGKILLed, and a fresh in-process worker takes over. Prints the time
 //     until the fresh worker answers a progress query (full history replay, no sticky cache) and until
 //     the branch records its next trial, against the query latency on the warm worker before the crash.
-// BENCH_TEMPORAL_ONLY=overhead,scaleout,pickup picks parts.
+// (d) Size: the 10,000-trial sweeps of issue 16 (bench/temporal-scale.ts), on their own servers.
+// BENCH_TEMPORAL_ONLY=overhead,scaleout,pickup,scale picks parts.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { replayPool } from '../activities/replay-pool.js';
+import { runScale } from './temporal-scale.js';
 import { provisionTemporalCli } from '../src/cli/temporal/cli-binary.js';
 import { resolveSweepOutcome } from '../src/cli/sweeps/sweep-outcome.js';
 import { loadDevServerConfig } from '../src/cli/temporal/dev-config.js';
@@ -347,6 +349,13 @@ async function pickup(client: Client, address: string, namespace: string): Promi
 }
 
 export async function run(): Promise<void> {
+  const only = (process.env.BENCH_TEMPORAL_ONLY ?? 'overhead,scaleout,pickup,scale').split(',');
+  if (only.some((p) => p !== 'scale')) await costsAndScaleOut(only);
+  // After that server is stopped: the size scenarios start their own Temporal and PostgreSQL.
+  if (only.includes('scale')) await runScale();
+}
+
+async function costsAndScaleOut(only: readonly string[]): Promise<void> {
   const cli = await provisionTemporalCli({ log: () => undefined });
   const server = await startDevServer(
     { ...loadDevServerConfig(), port: await freePort(), ui: { enabled: false }, db_filename: null, log_level: 'error', startup_timeout_seconds: 90 },
@@ -355,7 +364,6 @@ export async function run(): Promise<void> {
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: server.namespace });
   try {
-    const only = (process.env.BENCH_TEMPORAL_ONLY ?? 'overhead,scaleout,pickup').split(',');
     if (only.includes('overhead')) await overhead(server.address, server.namespace);
     if (only.includes('scaleout')) await scaleOut(client, server.address, server.namespace);
     if (only.includes('pickup')) await pickup(client, server.address, server.namespace);

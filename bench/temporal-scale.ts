@@ -6,7 +6,8 @@
 // result size, and the per-trial ratios (≈ 1 means nothing slows down or grows with the trial count
 // except the result itself). Then the rapid scenario (bayesian, 10,521 trials, 7,680 told to one
 // branch's optimizer), whose continue-as-new state no longer grows with the told trials. All figures
-// come from real Temporal and PostgreSQL servers started here. BENCH_SCALE_ONLY=thorough|rapid picks one.
+// come from real Temporal and PostgreSQL servers started here. Part `scale` of `npm run bench temporal`
+// (BENCH_TEMPORAL_ONLY=scale runs only it); BENCH_SCALE_ONLY=thorough|rapid picks one scenario.
 import { Client, Connection } from '@temporalio/client';
 import { provisionTemporalCli } from '../src/cli/temporal/cli-binary.js';
 import { loadDevServerConfig } from '../src/cli/temporal/dev-config.js';
@@ -28,7 +29,7 @@ function show(label: string, f: LargeSweepFigures): void {
   );
 }
 
-export async function run(): Promise<void> {
+export async function runScale(): Promise<void> {
   const cli = await provisionTemporalCli({ log: () => undefined });
   const server = await startDevServer(
     { ...loadDevServerConfig(), port: await freePort(), ui: { enabled: false }, db_filename: null, log_level: 'error', startup_timeout_seconds: 90 },
