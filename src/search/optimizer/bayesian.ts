@@ -11,7 +11,7 @@ import { fitFeasibility } from './feasibility.js';
 import { GpPosterior, defaultHyper, fitHyper } from './gp.js';
 import type { AskContext, Projector, StoredTrial } from './optimizer.js';
 import type { PointMemo } from './point-memo.js';
-import { finiteSize, pointKey, type Dimension, type Point } from './space.js';
+import { finiteSize, pointKey, restrictToSpace, type Dimension, type Point } from './space.js';
 import { selectObservations } from './subset.js';
 
 /** Tunables (documented defaults; exported so tests and the benchmark can report them). */
@@ -125,20 +125,15 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
     ...(project ? {} : { basins: basinIndex(memo, s.trials) }),
   });
   s.candidates += generated.haltonUsed;
-  const { points, keys } = project ? projectCandidates(generated.points, project, s.space, ctx.seen) : generated;
-  // Late in a long branch most candidates project onto seen points: top the set up with projected
-  // uniform samples, so the ask comes back short (or empty: the branch is exhausted) only when they
-  // keep landing on seen points too.
-  if (project && points.length < TOP_UP_FACTOR * k) {
-    const taken = new Set(keys);
-    for (let tries = 0; tries < TOP_UP_TRIES * k && points.length < TOP_UP_FACTOR * k; tries++) {
-      const q = restrict(project(codec.sampleUniform(ctx.rng)), s.space);
-      const key = pointKey(s.space, q);
-      if (ctx.seen.has(key) || taken.has(key)) continue;
-      taken.add(key);
-      points.push(q);
-      keys.push(key);
-    }
+  let { points, keys } = generated;
+  if (project) {
+    const projected = projectedCandidates(project, s.space, ctx.seen);
+    for (const c of generated.points) projected.add(c);
+    // Late in a long branch most candidates project onto seen points: top the set up with projected
+    // uniform samples, so the ask comes back short (or empty: the branch is exhausted) only when they
+    // keep landing on seen points too.
+    for (let tries = 0; tries < TOP_UP_TRIES * k && projected.points.length < TOP_UP_FACTOR * k; tries++) projected.add(codec.sampleUniform(ctx.rng));
+    ({ points, keys } = projected);
   }
   if (points.length === 0) return [];
 
@@ -146,7 +141,7 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   const localKeys = new Set(
     anchors
       .slice(0, cfg.localAnchors)
-      .flatMap((a) => coordinateNeighbourhood(codec, a, 1, Infinity).map((q) => pointKey(s.space, project ? restrict(project(q), s.space) : q))),
+      .flatMap((a) => coordinateNeighbourhood(codec, a, 1, Infinity).map((q) => pointKey(s.space, project ? restrictToSpace(s.space, project(q)) : q))),
   );
   const local = Uint8Array.from(keys, (key) => (localKeys.has(key) ? 1 : 0));
   const encoded = points.map((p) => codec.encode(p));
@@ -168,27 +163,23 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   return picks.map((i) => points[i]);
 }
 
-function restrict(p: Point, space: readonly Dimension[]): Point {
-  return Object.fromEntries(space.map((d) => [d.name, p[d.name]]));
-}
-
 /**
- * The candidates' projections, each distinct one once (first occurrence wins), without those already
- * asked or evaluated: what each candidate would really evaluate, so the models score that.
+ * Candidates' projections, each distinct one once (first added wins), without those already asked or
+ * evaluated: what each candidate would really evaluate, so the models score that.
  */
-function projectCandidates(candidates: readonly Point[], project: Projector, space: readonly Dimension[], seen: ReadonlySet<string>): { points: Point[]; keys: string[] } {
+function projectedCandidates(project: Projector, space: readonly Dimension[], seen: ReadonlySet<string>): { points: Point[]; keys: string[]; add: (candidate: Point) => void } {
   const points: Point[] = [];
   const keys: string[] = [];
   const taken = new Set<string>();
-  for (const c of candidates) {
-    const q = restrict(project(c), space);
-    const k = pointKey(space, q);
-    if (seen.has(k) || taken.has(k)) continue;
-    taken.add(k);
+  const add = (candidate: Point): void => {
+    const q = restrictToSpace(space, project(candidate));
+    const key = pointKey(space, q);
+    if (seen.has(key) || taken.has(key)) return;
+    taken.add(key);
     points.push(q);
-    keys.push(k);
-  }
-  return { points, keys };
+    keys.push(key);
+  };
+  return { points, keys, add };
 }
 
 /** One observation per distinct point among the asked (`p`) and evaluated (`o`) ones, first tell wins. */

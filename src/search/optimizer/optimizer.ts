@@ -8,7 +8,7 @@ import type { GpHyper } from './gp.js';
 import { ScrambledHalton } from './halton.js';
 import { PointMemo } from './point-memo.js';
 import { Prng, type PrngState } from './prng.js';
-import { pointKey, SpaceCodec, validateSpace, type Dimension, type Point } from './space.js';
+import { pointKey, restrictToSpace, SpaceCodec, validateSpace, type Dimension, type Point } from './space.js';
 
 export type Algorithm = 'bayesian' | 'random';
 
@@ -223,8 +223,7 @@ class SeededOptimizer implements Optimizer {
 
   /** The projector's image of `p`, restricted to the space's dimensions and checked. */
   private projected(p: Point): Point {
-    const r = this.ctx.project!(p);
-    const q = Object.fromEntries(this.ctx.state.space.map((d) => [d.name, r[d.name]]));
+    const q = restrictToSpace(this.ctx.state.space, this.ctx.project!(p));
     this.ctx.codec.checkPoint(q);
     return q;
   }
