@@ -86,32 +86,29 @@ function medianAbs(xs: number[]): number {
   return (xs[Math.floor(m)] + xs[Math.ceil(m)]) / 2;
 }
 
+/** The first of `xs` with the least `err` (ties keep the earlier), unless `from` (a best already found) is better. */
+function argminOver(err: (x: number) => number, xs: readonly number[], from: { x: number; err: number }): { x: number; err: number } {
+  let best = from;
+  for (const x of xs) {
+    const e = err(x);
+    if (e < best.err - 1e-12) best = { x, err: e };
+  }
+  return best;
+}
+
+const steps = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
 function bestScale(rows: readonly RawReplay[], k: number): { s: number; err: number } {
   if (rows.length === 0) return { s: 1, err: 0 };
   const t = rows.map((r) => tpotAt(r, k) / r.tpotMs);
   const errAt = (x: number): number => medianAbs(t.map((v) => Math.abs(x * v - 1)));
   // Coarse (0.02) then fine (0.005) around the coarse optimum, over [0.5, 2].
-  let best = 1;
-  let bestErr = Infinity;
-  for (let i = 0; i <= 75; i++) {
-    const x = 0.5 + 0.02 * i;
-    const e = errAt(x);
-    if (e < bestErr - 1e-12) {
-      bestErr = e;
-      best = x;
-    }
-  }
-  const c = best;
-  for (let i = -4; i <= 4; i++) {
-    const x = Math.round((c + 0.005 * i) * 1000) / 1000;
-    if (x < 0.5 || x > 2) continue;
-    const e = errAt(x);
-    if (e < bestErr - 1e-12) {
-      bestErr = e;
-      best = x;
-    }
-  }
-  return { s: Math.round(best * 1000) / 1000, err: bestErr };
+  const coarse = argminOver(errAt, steps(0, 75).map((i) => 0.5 + 0.02 * i), { x: 1, err: Infinity });
+  const fine = steps(-4, 4)
+    .map((i) => Math.round((coarse.x + 0.005 * i) * 1000) / 1000)
+    .filter((x) => x >= 0.5 && x <= 2);
+  const best = argminOver(errAt, fine, coarse);
+  return { s: Math.round(best.x * 1000) / 1000, err: best.err };
 }
 
 /** s minimising median |s·TPOT₀(k)/TPOT − 1| over [0.5, 2] (grid of 0.005; k = 1 unless given). */
@@ -127,29 +124,9 @@ function bestAdmission(rows: readonly RawReplay[], a: (r: RawReplay) => number):
   const base = rows.map((r) => a(r));
   const errAt = (d: number): number => medianAbs(rows.map((r, i) => Math.abs((base[i] + d) / r.ttftMs - 1)));
   // Coarse (10 ms) then fine (1 ms) around the coarse optimum, up to 1 s.
-  let best = 0;
-  let bestErr = Infinity;
-  for (let d = 0; d <= 1000; d += 10) {
-    const e = errAt(d);
-    if (e < bestErr - 1e-12) {
-      bestErr = e;
-      best = d;
-    }
-  }
-  const c = best;
-  for (let d = Math.max(0, c - 10); d <= Math.min(1000, c + 10); d++) {
-    const e = errAt(d);
-    if (e < bestErr - 1e-12) {
-      bestErr = e;
-      best = d;
-    }
-  }
-  return { d: best, err: bestErr };
-}
-
-/** d ≥ 0 minimising median |(s·TTFT₀(k) + d)/TTFT − 1| (grid of 1 ms up to 1 s); k = 1 unless given. */
-export function fitAdmission(rows: readonly RawReplay[], scaleOf: (r: RawReplay) => number, prefillScale = 1): number {
-  return bestAdmission(rows, (r) => scaleOf(r) * ttftAt(r, prefillScale)).d;
+  const coarse = argminOver(errAt, steps(0, 100).map((i) => 10 * i), { x: 0, err: Infinity });
+  const best = argminOver(errAt, steps(Math.max(0, coarse.x - 10), Math.min(1000, coarse.x + 10)), coarse);
+  return { d: best.x, err: best.err };
 }
 
 export interface GroupFit {
