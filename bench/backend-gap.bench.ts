@@ -4,7 +4,7 @@
 // (predicted vs measured) and the same config on the other backend, through the user path
 // (src/calibration: the config a user writes, `spica replay`'s function). The baseline the gap is
 // compared with is the measured gap between the backends' rows in the same run.
-import { replayRow } from '../src/calibration/evaluate.js';
+import { median, replayRow } from '../src/calibration/evaluate.js';
 import { loadE2eRows, type AggRow } from '../src/calibration/rows.js';
 import { perfdbDir } from '../src/hardware/perf/perfdbTables.js';
 
@@ -12,10 +12,6 @@ const MODEL = process.env.BENCH_GAP_MODEL ?? 'llama_3_1_8b';
 const SKU = process.env.BENCH_GAP_SKU ?? 'h200_sxm';
 const PAIR = ['vllm', 'sglang'] as const;
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)} %`;
 
 export async function run(): Promise<void> {

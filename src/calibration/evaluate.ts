@@ -86,7 +86,8 @@ function quantileSorted(s: readonly number[], q: number): number {
   return s[lo] + (s[hi] - s[lo]) * (pos - lo);
 }
 
-function median(xs: readonly number[]): number {
+/** Median (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
   return quantileSorted([...xs].sort((a, b) => a - b), 0.5);
 }
 

@@ -24,7 +24,6 @@ import { atLeast, CLOSED_LOOP_REQUEST_RATIO, closedLoopConfig, defaultTokenBudge
 import { usedGpus, type ParallelConfig, type WorkerGroup } from '../parallel/shape.js';
 import type { E2eRow, RowGroup } from './rows.js';
 
-export { defaultTokenBudget };
 
 /** Requests per unit of concurrency the row configs issue (num_prompts = 10 × concurrency). */
 export const ROW_REQUEST_RATIO = CLOSED_LOOP_REQUEST_RATIO;

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RooflineRef } from './roofline.js';
 
-const BESIDE_REPO = fileURLToPath(new URL('../../../../shared/perfdb', import.meta.url));
-export const DEFAULT_PERFDB_DIR = BESIDE_REPO;
+export const DEFAULT_PERFDB_DIR = fileURLToPath(new URL('../../../../shared/perfdb', import.meta.url));
 
 export function perfdbDir(): string {
   return process.env.SPICA_PERFDB ?? DEFAULT_PERFDB_DIR;
