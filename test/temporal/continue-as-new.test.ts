@@ -113,7 +113,10 @@ describe('branchStudy continue-as-new', () => {
         void done.finally(() => (finished = true)).catch(() => undefined);
         // The CLI's view reads each running branch itself: never behind what the parent heard.
         while (!finished) {
-          const [parent, live] = await Promise.all([handle.query(progressQuery), liveSweepProgress(client, handle)]).catch(() => [null, null]);
+          // Parent first, then the branch: the branch's count only grows, so what it says after the
+          // parent answered is never behind what the parent had heard (queried together they race).
+          const parent = await handle.query(progressQuery).catch(() => null);
+          const live = parent ? await liveSweepProgress(client, handle).catch(() => null) : null;
           if (parent && live && parent.branches[0] && live.branches[0]) {
             expect(live.branches[0].trials_recorded).toBeGreaterThanOrEqual(parent.branches[0].trials_recorded);
             if (live.branches[0].trials_recorded > parent.branches[0].trials_recorded) liveAhead = true;
