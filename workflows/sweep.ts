@@ -5,7 +5,9 @@
 // Deterministic: config parsing, planning and any I/O live in activities.
 import {
   ApplicationFailure,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
   upsertSearchAttributes,
@@ -30,6 +32,17 @@ const { plan } = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5, initialInterval: '1 second' },
 });
+
+// The same call as a local activity on the workflow's own worker, inside the sweep's first workflow
+// task: that task then also starts the branch children, instead of ending at the schedule and waiting
+// for a server round trip (poll, completion, a new workflow task). A worker lost inside it costs the
+// workflow-task timeout (10 s) before another worker plans again.
+const { plan: planLocally } = proxyLocalActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+});
+/** Histories recorded before the plan became a local activity replay with the regular activity. */
+export const PLAN_LOCAL_PATCH = 'plan-local-activity';
 
 // Heartbeats every 5 s while it re-hydrates (and, for trials another machine replayed, replays again).
 const { reportSweep } = proxyActivities<typeof activities>({
@@ -98,7 +111,7 @@ async function runSweep(input: SweepInput): Promise<SweepOutcome> {
 
   let planned: SweepPlanned;
   try {
-    planned = await plan(input);
+    planned = await (patched(PLAN_LOCAL_PATCH) ? planLocally(input) : plan(input));
   } catch (err) {
     progress.phase = 'failed';
     throw err;

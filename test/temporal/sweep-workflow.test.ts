@@ -97,10 +97,14 @@ describe('sweep workflow', () => {
     expect((appFailure as ApplicationFailure).type).toBe('ConfigInvalid');
     expect((appFailure as ApplicationFailure).nonRetryable).toBe(true);
     expect((appFailure as ApplicationFailure).message).toMatch(/bad\.yaml:\d+:\d+: search_space\.gpu_budget/);
-    // One attempt only: the activity was not retried.
+    // One attempt only: the plan (a local activity since PLAN_LOCAL_PATCH) was not retried. Its one
+    // marker records attempt 1; a retry would have run before the marker, recording a later attempt.
     const history = await t.client.workflow.getHandle(workflowId).fetchHistory();
-    const started = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes);
-    expect(started).toHaveLength(1);
-    expect(started[0].activityTaskStartedEventAttributes?.attempt).toBe(1);
+    const marks = (history.events ?? [])
+      .map((e) => e.markerRecordedEventAttributes)
+      .filter((m) => m?.markerName === 'core_local_activity')
+      .map((m) => JSON.parse(Buffer.from(m!.details!.data!.payloads![0].data!).toString()) as { activity_type: string; attempt: number });
+    expect(marks).toEqual([expect.objectContaining({ activity_type: 'plan', attempt: 1 })]);
+    expect((history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes)).toHaveLength(0);
   });
 });

@@ -17,13 +17,14 @@ import { writeResultFiles } from '../../results/files.js';
 import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
 import { sweepFailureError } from '../sweeps/sweep-failure.js';
 import { ProgressReporter } from '../temporal/sweep-progress.js';
-import { connectClient } from '../temporal/client-connection.js';
+import { connectClient, connectWorker } from '../temporal/client-connection.js';
+import type { NativeConnection } from '@temporalio/worker';
 import { liveSweepProgress } from '../sweeps/live-progress.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
-import { createSpicaWorker, DEFAULT_TASK_QUEUE } from '../temporal/worker.js';
+import { createSpicaWorker, DEFAULT_TASK_QUEUE, spicaWorkflowBundle } from '../temporal/worker.js';
 
 import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 const usage = `Usage: spica sweep <config.yaml> [options]
@@ -152,7 +153,7 @@ async function reportProgress(
 }
 
 /** Starts the workflow under the first free id (explicit ids are never suffixed). */
-async function startSweep(client: Client, config: SmartSearchConfig, args: SweepArgs) {
+async function startSweep(client: Client, config: SmartSearchConfig, args: SweepArgs, eager: boolean) {
   const baseId = args.id ?? defaultSweepWorkflowId(config, config.sweep.seed);
   for (let n = 1; n < 10_000; n++) {
     const workflowId = withRunSuffix(baseId, n);
@@ -163,6 +164,8 @@ async function startSweep(client: Client, config: SmartSearchConfig, args: Sweep
         args: [config],
         // A used id (running or closed) is never reused: each run keeps its own history.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        // Only with this process's own worker on a shared native connection (see runSweep).
+        requestEagerStart: eager,
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -180,22 +183,23 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
   }
   const { address, namespace, server } = await openSweepTarget({ address: args.address, namespace: args.namespace, detach: args.detach, io });
 
-  const connection = await connectClient(address);
+  if (args.detach) return runDetached(config, args, io, address, namespace);
+
+  // The in-process worker and the client share one native connection: the server then hands the
+  // sweep's first workflow task to this worker in its start response (eager start) instead of through
+  // a poll. The bundle is read, the search attributes registered and the worker created side by side.
+  void spicaWorkflowBundle().catch(() => undefined); // read while connecting; createSpicaWorker awaits it
   let spicaWorker: Awaited<ReturnType<typeof createSpicaWorker>> | undefined;
   let workflowId = args.id ?? '(not started)';
+  let connection: NativeConnection | undefined;
   try {
-    await registerSweepAttributes(connection, namespace, io);
+    connection = await connectWorker(address);
     const client = new Client({ connection, namespace });
-    if (args.detach) {
-      await requireSweepWorker(connection, namespace, args.taskQueue, address);
-      const handle = await startSweep(client, config, args);
-      io.stderr(`workflow id: ${handle.workflowId}\n`);
-      io.stdout(args.json ? `${JSON.stringify({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId })}\n` : `${handle.workflowId}\n`);
-      return 0;
-    }
-
-    spicaWorker = await createSpicaWorker({ address, namespace, taskQueue: args.taskQueue, workflowsOnMainThread: true });
-    const handle = await startSweep(client, config, args);
+    [spicaWorker] = await Promise.all([
+      createSpicaWorker({ address, namespace, taskQueue: args.taskQueue, workflowsOnMainThread: true, connection }),
+      registerSweepAttributes(connection, namespace, io),
+    ]);
+    const handle = await startSweep(client, config, args, true);
     workflowId = handle.workflowId;
     io.stderr(`workflow id: ${handle.workflowId}\n`);
     const worker = spicaWorker.worker;
@@ -224,8 +228,26 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
     throw err;
   } finally {
     await spicaWorker?.close();
-    await connection.close();
+    await connection?.close();
     await server?.stop();
+  }
+}
+
+/** `--detach`: start the run for the workers already polling its task queue and return its id. */
+async function runDetached(config: SmartSearchConfig, args: SweepArgs, io: CommandIo, address: string, namespace: string): Promise<number> {
+  const connection = await connectClient(address);
+  try {
+    await registerSweepAttributes(connection, namespace, io);
+    await requireSweepWorker(connection, namespace, args.taskQueue, address);
+    const handle = await startSweep(new Client({ connection, namespace }), config, args, false);
+    io.stderr(`workflow id: ${handle.workflowId}\n`);
+    io.stdout(args.json ? `${JSON.stringify({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId })}\n` : `${handle.workflowId}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof ServiceError) throw new TemporalUnavailable(`Temporal call failed at ${address}: ${err.message}`);
+    throw err;
+  } finally {
+    await connection.close();
   }
 }
 

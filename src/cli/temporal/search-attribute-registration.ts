@@ -1,6 +1,7 @@
 // Registers the custom search attributes sweeps upsert, when the server lacks them
 // (CLARIFICATIONS §E: register if missing; warn, don't fail, if not permitted).
 import type { Connection } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import type { SearchAttributeKind } from './dev-config.js';
 
@@ -25,7 +26,7 @@ export interface RegistrationOutcome {
 }
 
 export async function ensureSearchAttributes(
-  connection: Connection,
+  connection: Pick<Connection | NativeConnection, 'operatorService'>,
   namespace: string,
   wanted: Record<string, SearchAttributeKind>,
 ): Promise<RegistrationOutcome> {

@@ -2,6 +2,7 @@
 // configured address, else the embedded dev server — started or reused; a detached run needs one that
 // is already up), registering the sweep search attributes, and the "is a worker polling?" check.
 import type { Connection } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import { TemporalUnavailable } from '../../errors.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes.js';
 import type { CommandIo } from '../command.js';
@@ -41,7 +42,7 @@ export async function openSweepTarget(opts: { address?: string; namespace?: stri
 }
 
 /** Registers the sweep search attributes if missing; warns (never fails) when the server refuses. */
-export async function registerSweepAttributes(connection: Connection, namespace: string, io: CommandIo): Promise<void> {
+export async function registerSweepAttributes(connection: Connection | NativeConnection, namespace: string, io: CommandIo): Promise<void> {
   const outcome = await ensureSearchAttributes(connection, namespace, SWEEP_SEARCH_ATTRIBUTES);
   for (const w of outcome.warnings) io.stderr(`warning: ${w}\n`);
 }

@@ -14,6 +14,7 @@ import {
   type ReplayWorkerOptions,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
+import { globalHandlers } from '@temporalio/worker/lib/workflow/vm-shared.js';
 import * as activities from '../../../activities/index.js';
 import { configureReplayPool, defaultPoolSize, replayPool } from '../../../activities/replay-pool.js';
 import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
@@ -95,6 +96,32 @@ export interface SpicaWorkerOptions {
   connection?: NativeConnection;
 }
 
+/**
+ * Two costs of the SDK's in-thread workflow sandbox (its debugMode) that only matter because it then
+ * shares the main thread with everything else (SDK 1.24 internals; each step is skipped if the
+ * internals are not where 1.24 has them):
+ * - The sandbox installs a V8 promise hook for its stack-trace query (the Web UI's "Stack Trace"
+ *   tab). In a workflow thread it sees only workflow promises; on the main thread it sees every promise
+ *   of the process (the replay pool's messages, gRPC calls, activities) and for each one compiles a
+ *   function (`new Function`) to ask whether it belongs to a workflow. Stopped: the workflows then
+ *   answer that query with the SDK's "not enabled".
+ * - Every call into the sandbox runs under a vm timeout (`isolateExecutionTimeout`, the deadlock
+ *   guard), and node starts and joins a watchdog thread per call: ~0.1–0.3 ms each (measured on a
+ *   loaded 2-core box, against ~0.02 ms without), over a thousand calls in the dense example. Dropped
+ *   for this worker: its workflow code is Spica's own, replay-tested, with the CPU work in (local)
+ *   activities, which run on this thread without any such guard anyway; a `spica worker` keeps it.
+ */
+function lightenMainThreadSandbox(worker: Worker): void {
+  const handlers = globalHandlers as unknown as { stopPromiseHook?: () => void; promiseHookInstalled?: boolean };
+  if (typeof handlers.stopPromiseHook === 'function' && handlers.promiseHookInstalled === true) {
+    handlers.stopPromiseHook();
+    handlers.stopPromiseHook = () => undefined;
+    handlers.promiseHookInstalled = false;
+  }
+  const creator = (worker as unknown as { workflowCreator?: { isolateExecutionTimeoutMs?: number } }).workflowCreator;
+  if (creator && typeof creator.isolateExecutionTimeoutMs === 'number') creator.isolateExecutionTimeoutMs = undefined;
+}
+
 export interface SpicaWorker {
   worker: Worker;
   connection: NativeConnection;
@@ -122,11 +149,11 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
       workflowBundle,
       activities,
       maxConcurrentActivityTaskExecutions: slots,
-      // The SDK's in-thread workflow sandbox is its `debugMode` (also what runReplayHistory uses); the
-      // deadlock timeout it lifts is put back.
-      ...(opts.workflowsOnMainThread ? { debugMode: true, isolateExecutionTimeout: '5s' } : {}),
+      // The SDK's in-thread workflow sandbox is its `debugMode` (also what runReplayHistory uses).
+      ...(opts.workflowsOnMainThread ? { debugMode: true } : {}),
       ...(opts.identity ? { identity: opts.identity } : {}),
     });
+    if (opts.workflowsOnMainThread) lightenMainThreadSandbox(worker);
     return { worker, connection, taskQueue, close: async () => (ownsConnection ? connection.close() : undefined) };
   } catch (err) {
     if (ownsConnection) await connection.close();
