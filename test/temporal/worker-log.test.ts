@@ -1,5 +1,6 @@
 // The worker's log lines: bad input (a non-retryable activity failure and the workflow failure it
 // becomes) is one line, not the SDK's metadata dump and stack trace ahead of the CLI's clean message.
+import { runInNewContext } from 'node:vm';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { spicaLogLine } from '../../src/cli/temporal/worker.js';
@@ -16,6 +17,14 @@ describe('worker log lines', () => {
   it('the workflow failure from the sandbox (a plain Error whose stack names ApplicationFailure) is one line', () => {
     const error = new Error('bad.jsonl:3: not valid JSON');
     error.stack = 'ApplicationFailure: bad.jsonl:3: not valid JSON\n    at sweep (null:null:null)';
+    expect(spicaLogLine({ level: 'WARN', message: 'Workflow failed', timestampNanos: at, meta: { workflowId: 'spica-1', error } })).toBe(
+      '2025-12-03T08:00:00.000Z [WARN] workflow spica-1 failed: bad.jsonl:3: not valid JSON\n',
+    );
+  });
+
+  it('the workflow failure from the in-thread sandbox (an error of another realm) is one line too', () => {
+    const error = runInNewContext("const e = new Error('bad.jsonl:3: not valid JSON'); e.stack = 'ApplicationFailure: bad.jsonl:3: not valid JSON\\n    at sweep (null:null:null)'; e") as Error;
+    expect(error instanceof Error).toBe(false);
     expect(spicaLogLine({ level: 'WARN', message: 'Workflow failed', timestampNanos: at, meta: { workflowId: 'spica-1', error } })).toBe(
       '2025-12-03T08:00:00.000Z [WARN] workflow spica-1 failed: bad.jsonl:3: not valid JSON\n',
     );

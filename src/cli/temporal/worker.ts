@@ -37,9 +37,12 @@ export function spicaLogLine(entry: LogEntry): string {
   const err = entry.meta?.error;
   if (entry.message === 'Activity failed' && err instanceof ApplicationFailure && err.nonRetryable)
     return `${when} [${entry.level}] activity ${String(entry.meta?.activityType ?? '?')} failed, not retried (${err.type ?? 'ApplicationFailure'}): ${err.message}\n`;
-  // The workflow's failure crosses from its sandbox thread as a plain Error whose stack names the class.
-  if (entry.message === 'Workflow failed' && err instanceof Error && err.stack?.startsWith('ApplicationFailure: '))
-    return `${when} [${entry.level}] workflow ${String(entry.meta?.workflowId ?? '?')} failed: ${err.message}\n`;
+  // The workflow's failure crosses from its sandbox thread as a plain Error whose stack names the class;
+  // from the in-thread sandbox (spica sweep's worker) it is an error of the sandbox's realm, which is
+  // no `instanceof Error` here: both are read by shape.
+  const sandboxed = typeof err === 'object' && err !== null ? (err as { stack?: unknown; message?: unknown }) : null;
+  if (entry.message === 'Workflow failed' && typeof sandboxed?.stack === 'string' && sandboxed.stack.startsWith('ApplicationFailure: '))
+    return `${when} [${entry.level}] workflow ${String(entry.meta?.workflowId ?? '?')} failed: ${String(sandboxed.message)}\n`;
   return entry.meta === undefined ? `${when} [${entry.level}] ${entry.message}\n` : `${when} [${entry.level}] ${entry.message} ${format(entry.meta)}\n`;
 }
 
