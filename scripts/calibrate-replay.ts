@@ -11,9 +11,12 @@
 // k = 2, nothing else), to read how TTFT and TPOT respond to k (fit.ts).
 // Options: --out DIR  --admission all|disagg|none (default all)  --dry-run  --refine N (default 0)
 //          --verify (replay with the final fits: in-sample and 2-fold held out)
+//          --only agg|disagg (replay and refit one mode's rows and rewrite only its fields: the agg and
+//          disagg corrections are fitted apart, on their own rows, so either can be redone alone)
 import { parseArgs } from 'node:util';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { clearCoefficientsCache, coefficientsPath, coefficientsSchema, defaultCoefficientsDir } from '../src/hardware/perf/coefficients.js';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { clearCoefficientsCache, coefficientsPath, coefficientsSchema, defaultCoefficientsDir, type ReplayOverhead } from '../src/hardware/perf/coefficients.js';
 import { perfdbDir, readRooflineRef } from '../src/hardware/perf/perfdbTables.js';
 import { coefficientsWith, removeCoefficients } from '../src/calibration/coefficientsDir.js';
 import { formatAccuracyReport, replayRow, summariseResults, type RowResult } from '../src/calibration/evaluate.js';
@@ -22,7 +25,12 @@ import { loadE2eRows, type E2eRow } from '../src/calibration/rows.js';
 import { foldOf } from '../src/calibration/subset.js';
 import { architectureClassOf } from '../src/model/architecture-class.js';
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, admission: { type: 'string' }, 'dry-run': { type: 'boolean' }, verify: { type: 'boolean' }, refine: { type: 'string' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, admission: { type: 'string' }, 'dry-run': { type: 'boolean' }, verify: { type: 'boolean' }, refine: { type: 'string' }, only: { type: 'string' } } });
+const only = values.only as 'agg' | 'disagg' | undefined;
+if (only !== undefined && only !== 'agg' && only !== 'disagg') {
+  console.error(`calibrate-replay: --only must be agg or disagg (got '${only}')`);
+  process.exit(2);
+}
 const refineRounds = Number(values.refine ?? 0);
 const admission = (values.admission ?? 'all') as AdmissionFit;
 if (!['all', 'disagg', 'none'].includes(admission)) {
@@ -32,7 +40,7 @@ if (!['all', 'disagg', 'none'].includes(admission)) {
 const outDir = values.out ?? defaultCoefficientsDir();
 const dir = perfdbDir();
 const t0 = Date.now();
-const { rows } = loadE2eRows(dir, (sku) => Boolean(readRooflineRef(dir, sku).flops.fp4));
+const rows = loadE2eRows(dir, (sku) => Boolean(readRooflineRef(dir, sku).flops.fp4)).rows.filter((r) => !only || r.mode === only);
 const byId = new Map(rows.map((r) => [r.id, r]));
 
 /** Replays `rs` with the coefficient files carrying fits `fitOf` (undefined everywhere: raw). */
@@ -79,7 +87,11 @@ const asResults = (rs: readonly RawReplay[], fitOf: (r: RawReplay) => ReplayFit 
   });
 console.log(`\nwithout replay corrections:\n${formatAccuracyReport(summariseResults(asResults(raw, () => null)))}`);
 
-const fitOn = (rs: readonly RawReplay[]): Map<string, ReplayFit> => fitReplayOverheads(rs, 12, admission);
+// Every coefficient file gets a fit (files without rows of their own: their backend's pooled values).
+const fileKeys = readdirSync(outDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .flatMap((d) => readdirSync(join(outDir, d.name)).filter((f) => f.endsWith('.json')).map((f) => `${d.name}/${f.slice(0, -5)}`));
+const fitOn = (rs: readonly RawReplay[]): Map<string, ReplayFit> => fitReplayOverheads(rs, 12, admission, only === 'disagg' ? fileKeys : []);
 const inFold = (k: number) => raw.filter((r) => foldOf(r.id) === k);
 let fit = fitOn(raw);
 let folds = [0, 1].map((k) => fitOn(inFold(k)));
@@ -118,16 +130,33 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
   const [sku, backend] = k.split('/');
   const path = coefficientsPath(outDir, sku, backend);
-  const file = JSON.parse(readFileSync(path, 'utf8')) as { overhead: { replay?: unknown } };
+  const file = JSON.parse(readFileSync(path, 'utf8')) as { overhead: { replay?: ReplayOverhead } };
   coefficientsSchema.parse(file);
+  const before = file.overhead.replay;
   const mine = (g: string): string => {
     const a = inSample.groups.find((x) => x.key === `${k}/${g}`);
     const h = heldOut.groups.find((x) => x.key === `${k}/${g}`);
     return a && h ? `${g} TTFT ${pct(a.ttftMedian)} (held-out ${pct(h.ttftMedian)}), TPOT ${pct(a.tpotMedian)} (held-out ${pct(h.tpotMedian)})` : `${g}: no rows`;
   };
   const source = `fitted:user-path replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, prefill factor, frontend latency fitted: ${admission}, disagg latency pooled over SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
-  file.overhead.replay = toReplayOverhead(f, source);
-  console.log(`${k}: ${JSON.stringify({ passScale: f.passScale, prefillScale: f.prefillScale, admissionMs: f.admissionMs, disaggAdmissionMs: f.disaggAdmissionMs, rows: f.rows, byArchitecture: f.byArchitecture })}`);
+  const fitted = toReplayOverhead(f, source);
+  if (only && !before) throw new Error(`calibrate-replay --only ${only}: ${path} has no replay block to keep the other mode's fields of`);
+  // --only: this mode's fields from the fit, the other mode's kept as they are.
+  const DISAGG_FIELDS = ['disaggAdmissionMs', 'disaggPassScale', 'disaggPrefillScale'] as const;
+  let merged: ReplayOverhead = fitted;
+  if (only === 'disagg') {
+    merged = { ...before!, source: `${before!.source}; disagg refitted by calibrate-replay --only disagg at ${new Date().toISOString()}: ${mine('disagg')}` };
+    for (const x of DISAGG_FIELDS) delete merged[x];
+    merged = { ...merged, disaggAdmissionMs: fitted.disaggAdmissionMs, ...(fitted.disaggPassScale !== undefined ? { disaggPassScale: fitted.disaggPassScale } : {}), ...(fitted.disaggPrefillScale !== undefined ? { disaggPrefillScale: fitted.disaggPrefillScale } : {}) };
+  } else if (only === 'agg') {
+    merged = { ...fitted, source: `${fitted.source} (agg rows only; disagg fields kept)`, disaggAdmissionMs: before!.disaggAdmissionMs };
+    for (const x of DISAGG_FIELDS.slice(1)) delete merged[x];
+    if (before!.disaggPassScale !== undefined) merged.disaggPassScale = before!.disaggPassScale;
+    if (before!.disaggPrefillScale !== undefined) merged.disaggPrefillScale = before!.disaggPrefillScale;
+  }
+  file.overhead.replay = merged;
+  const { source: _s, ...shown } = merged;
+  console.log(`${k}: ${JSON.stringify(shown)}`);
   if (!values['dry-run']) writeFileSync(path, `${JSON.stringify(file)}\n`);
 }
 clearCoefficientsCache();

@@ -1,12 +1,15 @@
 // Fits the replay's corrections of the perf model (`overhead.replay` in the coefficient files) from
 // user-path replays of measured rows (evaluate.ts) made WITHOUT corrections. Pure.
 //
-// Three parameters per (sku, backend) and one per backend for disagg:
+// Three parameters per (sku, backend) for agg, and three per backend (SKUs pooled) for disagg, each set
+// fitted on its own mode's rows (disagg engines run on the kernel tables as timed, agg engines on the
+// agg fit's kernel scale: coefficients.ts disaggEngineOverhead):
 // * passScale s: every pass time × s, so a replay's TPOT and engine-side TTFT scale by s;
 // * prefillScale k: the prefill part of every pass × k (before s; engine.ts `prefillScaledPassMs`):
 //   prefill passes run eagerly, outside the CUDA graphs of the decode passes s is fitted on, and their
 //   MoE / attention kernels run in other modes than the kernel tables time. Bounded to [0.5, 3].
-//   Aggregated serving only (disagg prefill workers run prefill-only batches);
+//   Disagg: `disaggPrefillScale` on the prefill workers' prefill-only passes (the decode workers have
+//   none), `disaggPassScale` on both pools;
 // * admissionMs d (agg) / disaggAdmissionMs (disagg): the frontend's fixed latency (replay/frontend.ts:
 //   HTTP, hand-off to the engine, first-token streaming; disagg adds the P/D handshake), adding d to TTFT.
 // Fitting uses the first-order model TTFT ≈ s·TTFT₀(k) + d, TPOT ≈ s·TPOT₀(k), where TTFT₀(k), TPOT₀(k)
@@ -22,8 +25,8 @@
 // model a user names), agg rows of a (sku, backend) with at least `minRows` rows of that class get their
 // own s, k and d (`byArchitecture`): the residuals split by class — e.g. DeepSeek (MLA + MoE) on TRT-LLM
 // carries TTFT the pass model does not explain while dense models on the same engine need none. Never
-// per model or per row. The (sku, backend) values serve the rest — classes without an entry and disagg
-// rows — so they are fitted on those rows when there are `minRows` of them, else on all of the group's.
+// per model or per row. The (sku, backend) values serve the rest — classes without an entry — so they
+// are fitted on those rows when there are `minRows` of them, else on all of the group's agg rows.
 import { replayCorrections, type ReplayOverhead } from '../hardware/perf/coefficients.js';
 import { ARCHITECTURE_CLASSES, type ArchitectureClass } from '../model/architecture-class.js';
 
@@ -74,6 +77,9 @@ export interface ReplayFit {
   prefillScale: number;
   admissionMs: number;
   disaggAdmissionMs: number;
+  /** Disaggregated serving's pass scale and prefill-worker prefill factor (absent: no disagg rows). */
+  disaggPassScale?: number;
+  disaggPrefillScale?: number;
   rows: number;
   /** Agg corrections of the classes with enough rows of their own. */
   byArchitecture?: Partial<Record<ArchitectureClass, ClassFit>>;
@@ -161,8 +167,9 @@ export function fitGroup(ttftRows: readonly RawReplay[], tpotRows: readonly RawR
   return best;
 }
 
-/** The replay block of the second fitting replay: the prefill part of every pass doubled, nothing else. */
-export const PREFILL_DOUBLED: ReplayOverhead = { passScale: 1, prefillScale: 2, admissionMs: 0, disaggAdmissionMs: 0, source: 'calibration: prefill doubled', rows: 0 };
+/** The replay block of the second fitting replay: the prefill part of every pass doubled (agg and disagg prefill workers), nothing else. */
+export const PREFILL_DOUBLED: ReplayOverhead = { passScale: 1, prefillScale: 2, admissionMs: 0, disaggAdmissionMs: 0, disaggPrefillScale: 2, source: 'calibration: prefill doubled', rows: 0 };
+
 
 /** Which admission delays to fit: none, only disaggregated serving's, or both. */
 export type AdmissionFit = 'none' | 'disagg' | 'all';
@@ -172,9 +179,12 @@ export function fitReplayOverheads(
   rows: readonly RawReplay[],
   minRows = 12,
   admission: AdmissionFit = 'all',
+  /** `sku/backend` keys to fit even without rows of their own (their backend's pooled values). */
+  alsoKeys: readonly string[] = [],
 ): Map<string, ReplayFit> {
   const byKey = new Map<string, RawReplay[]>();
   const byBackend = new Map<string, RawReplay[]>();
+  for (const k of alsoKeys) byKey.set(k, []);
   for (const r of rows) {
     byKey.set(fitKey(r), [...(byKey.get(fitKey(r)) ?? []), r]);
     byBackend.set(r.backend, [...(byBackend.get(r.backend) ?? []), r]);
@@ -199,28 +209,31 @@ export function fitReplayOverheads(
     return rest.length >= minRows ? rest : rs;
   };
   const aggFitted = admission === 'all';
+  // Aggregated and disaggregated corrections are fitted apart, each on its own rows: disaggregated
+  // engines run on the kernel tables as timed (coefficients.ts disaggEngineOverhead), aggregated ones
+  // on the agg fit's kernel scale, so their pass scales describe different pass models.
   // Per backend, all SKUs pooled: the fallback of groups without rows enough of their own.
   const pooled = new Map<string, GroupFit>();
-  for (const [b, rs] of byBackend) pooled.set(b, fitGroup(aggOf(rs), rs, aggFitted));
+  for (const [b, rs] of byBackend) pooled.set(b, fitGroup(aggOf(rs), aggOf(rs), aggFitted));
   const own = new Map<string, GroupFit>();
   for (const [k, rs] of byKey) {
     const agg = aggOf(rs);
-    const p = pooled.get(rs[0].backend)!;
-    if (rs.length < minRows) own.set(k, p);
-    else if (agg.length < minRows) own.set(k, { ...p, passScale: fitPassScale(rs, p.prefillScale) });
-    else own.set(k, fitGroup(restOr(agg), restOr(rs), aggFitted));
+    const p = pooled.get(k.split('/')[1]) ?? { passScale: 1, prefillScale: 1, admissionMs: 0 };
+    if (agg.length < minRows) own.set(k, agg.length > 0 ? { ...p, passScale: fitPassScale(agg, p.prefillScale) } : p);
+    else own.set(k, fitGroup(restOr(agg), restOr(agg), aggFitted));
   }
-  // Disagg rows are few: one admission time per backend, all SKUs pooled, under each group's s (the
-  // prefill factor is aggregated serving's: replayCorrections).
-  const disaggAdmission = new Map<string, number>();
+  // Disaggregated rows are few: one (s, k, d) per backend, all SKUs pooled — s the pass scale of both
+  // pools, k the prefill workers' prefill factor, d the frontend's latency (P/D handshake included).
+  // (Per SKU the median fit would follow whichever deployment style has the most rows: B200 TRT-LLM's
+  // 13 rows split 7 TP decode rows measured at 0.6× the tables against 6 attention-DP ones at 1.1×.)
+  const disaggPooled = new Map<string, GroupFit>();
   for (const [b, rs] of byBackend) {
-    const at = (r: RawReplay): number => own.get(fitKey(r))!.passScale * r.ttft0;
-    disaggAdmission.set(b, admission !== 'none' ? bestAdmission(rs.filter((r) => r.mode === 'disagg'), at).d : 0);
+    const d = rs.filter((r) => r.mode === 'disagg');
+    if (d.length > 0) disaggPooled.set(b, fitGroup(d, d, admission !== 'none'));
   }
   const out = new Map<string, ReplayFit>();
   for (const [k, rs] of byKey) {
     const agg = aggOf(rs);
-    const b = rs[0].backend;
     const g = own.get(k)!;
     const byArchitecture: Partial<Record<ArchitectureClass, ClassFit>> = {};
     for (const cls of ownClasses.get(k)!) {
@@ -228,11 +241,13 @@ export function fitReplayOverheads(
       const t = fitGroup(mine, mine, aggFitted);
       byArchitecture[cls] = { passScale: t.passScale, prefillScale: t.prefillScale, admissionMs: aggFitted ? t.admissionMs : g.admissionMs, rows: mine.length };
     }
+    const dg = disaggPooled.get(k.split('/')[1]);
     out.set(k, {
       passScale: g.passScale,
       prefillScale: g.prefillScale,
       admissionMs: g.admissionMs,
-      disaggAdmissionMs: disaggAdmission.get(b)!,
+      disaggAdmissionMs: dg?.admissionMs ?? 0,
+      ...(dg ? { disaggPassScale: dg.passScale, disaggPrefillScale: dg.prefillScale } : {}),
       rows: rs.length,
       ...(Object.keys(byArchitecture).length > 0 ? { byArchitecture } : {}),
     });
@@ -272,6 +287,8 @@ export function toReplayOverhead(f: ReplayFit, source: string): ReplayOverhead {
     prefillScale: f.prefillScale,
     admissionMs: f.admissionMs,
     disaggAdmissionMs: f.disaggAdmissionMs,
+    ...(f.disaggPassScale !== undefined ? { disaggPassScale: f.disaggPassScale } : {}),
+    ...(f.disaggPrefillScale !== undefined ? { disaggPrefillScale: f.disaggPrefillScale } : {}),
     ...(f.byArchitecture ? { byArchitecture: f.byArchitecture } : {}),
     source,
     rows: f.rows,

@@ -24,12 +24,12 @@ export function replayWork(r: E2eRow): number {
 
 /**
  * A fixed subset for CI: per (sku, backend, mode) the `perGroup` rows with the smallest id hash whose
- * replay stays cheap (≤ `maxWork` emitted tokens), so every group is covered.
+ * replay stays cheap (≤ `maxWork` emitted tokens; one bound, or one per mode), so every group is covered.
  */
-export function ciSubset(rows: readonly E2eRow[], perGroup: number, maxWork = 200_000): E2eRow[] {
+export function ciSubset(rows: readonly E2eRow[], perGroup: number, maxWork: number | Record<E2eRow['mode'], number> = 200_000): E2eRow[] {
   const by = new Map<string, E2eRow[]>();
   for (const r of rows) {
-    if (replayWork(r) > maxWork) continue;
+    if (replayWork(r) > (typeof maxWork === 'number' ? maxWork : maxWork[r.mode])) continue;
     const k = `${r.sku}/${r.backend}/${r.mode}`;
     by.set(k, [...(by.get(k) ?? []), r]);
   }

@@ -17,7 +17,7 @@ import { correctionsFor, fitReplayOverheads, predictRaw, unapplyFit, type RawRep
 import { rowConfig, ROW_REQUEST_RATIO } from '../../src/calibration/rowConfig.js';
 import { loadE2eRows, parseE2eRow } from '../../src/calibration/rows.js';
 import { ciSubset, foldOf, replayWork } from '../../src/calibration/subset.js';
-import { defaultCoefficientsDir } from '../../src/hardware/perf/coefficients.js';
+import { defaultCoefficientsDir, disaggEngineOverhead } from '../../src/hardware/perf/coefficients.js';
 import { perfdbDir, readRooflineRef } from '../../src/hardware/perf/perfdbTables.js';
 import { loadSystem } from '../../src/hardware/systems.js';
 import { replaySpecFromConfig } from '../../src/replay/from-config.js';
@@ -34,9 +34,13 @@ const hasFp4 = (sku: string): boolean => Boolean(readRooflineRef(dir, sku).flops
 // own length spread and burst-share weighting.
 // 2026-12-03, prefill factor in the replay corrections (fitted with a prefill-doubled replay; agg only):
 // agg 16.1 % / 10.8 % (72 rows), disagg 37.9 % / 13.2 % (7 rows).
+// 2026-12-03, disagg engines on the kernel tables as timed with their own per-backend corrections; the
+// disagg subset widened to 14 rows (its 7 cheapest were six B200 TP-decode rows and one H100 row, no
+// attention-DP decode): disagg 17.0 % / 14.3 % (14 rows; the old 7 rows now 16.8 % / 21.8 %: the B200
+// TP-decode rows run at 0.6× the tables the attention-DP ones run at — full set: npm run bench accuracy).
 const FLOORS = {
   agg: { ttft: 0.165, tpot: 0.11 },
-  disagg: { ttft: 0.385, tpot: 0.135 },
+  disagg: { ttft: 0.175, tpot: 0.145 },
 };
 
 describe('accuracy rows and configs (pure)', () => {
@@ -174,6 +178,7 @@ describe('accuracy rows and configs (pure)', () => {
     expect(fit.byArchitecture?.['gqa-dense']).toMatchObject({ passScale: 1, admissionMs: 10, rows: 20 });
     expect(correctionsFor({ mode: 'agg', arch: 'mla-moe' }, fit)).toEqual({ passScale: 1.1, prefillScale: 1, admissionMs: 120 });
     expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, fit)).toEqual({ passScale: fit.passScale, prefillScale: 1, admissionMs: fit.disaggAdmissionMs });
+    expect(fit.disaggPassScale).toBeUndefined(); // no disagg rows: none fitted
     expect(predictRaw(raw[1], fit).ttftMs).toBeCloseTo(raw[1].ttftMs, 9);
     // Too few rows of a class: no entry (the (sku, backend) values apply).
     expect(fitReplayOverheads(raw.slice(0, 20), 12).get('b200_sxm/trtllm')!.byArchitecture).toBeUndefined();
@@ -186,6 +191,38 @@ describe('accuracy rows and configs (pure)', () => {
     const mixed = fitReplayOverheads([...raw, ...dense], 12).get('b200_sxm/trtllm')!;
     expect(mixed).toMatchObject({ passScale: 0.9, admissionMs: 50 });
     expect(Object.keys(mixed.byArchitecture ?? {}).sort()).toEqual(['gqa-dense', 'mla-moe']);
+  });
+
+  it('fits disagg corrections per backend on disagg rows alone, and the agg ones without them', () => {
+    // Agg truth: TPOT = 0.9·TPOT₀, TTFT = 0.9·TTFT₀ + 40. Disagg truth (both SKUs): TPOT = 1.1·TPOT₀,
+    // TTFT = 1.1·(TTFT₀ + p·(k − 1)) + 150 with k = 1.5 (the prefill-only passes 1.5× the tables).
+    const agg: RawReplay[] = Array.from({ length: 20 }, (_, i) => {
+      const ttft0 = 60 + 11 * i;
+      const tpot0 = 5 + i / 6;
+      return { id: `a${i}`, sku: 'b200_sxm', backend: 'trtllm', mode: 'agg', arch: 'gqa-dense', ttft0, tpot0, ttftMs: 0.9 * ttft0 + 40, tpotMs: 0.9 * tpot0 };
+    });
+    const disagg: RawReplay[] = Array.from({ length: 14 }, (_, i) => {
+      const ttft0 = 200 + 90 * i;
+      const tpot0 = 8 + i;
+      const ttft2 = ttft0 + (0.4 + 0.03 * i) * ttft0;
+      return { id: `d${i}`, sku: i % 2 ? 'b200_sxm' : 'h200_sxm', backend: 'trtllm', mode: 'disagg', arch: 'mla-moe', ttft0, tpot0, ttft2, tpot2: tpot0, ttftMs: 1.1 * (ttft0 + 0.5 * (ttft2 - ttft0)) + 150, tpotMs: 1.1 * tpot0 };
+    });
+    const fits = fitReplayOverheads([...agg, ...disagg], 12);
+    const b = fits.get('b200_sxm/trtllm')!;
+    expect(b).toMatchObject({ passScale: 0.9, admissionMs: 40, disaggPassScale: 1.1, disaggPrefillScale: 1.5, disaggAdmissionMs: 150 });
+    // One set per backend: the SKU without agg rows gets the same disagg values.
+    expect(fits.get('h200_sxm/trtllm')).toMatchObject({ disaggPassScale: 1.1, disaggPrefillScale: 1.5, disaggAdmissionMs: 150 });
+    expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, b)).toEqual({ passScale: 1.1, prefillScale: 1.5, admissionMs: 150 });
+    expect(predictRaw(disagg[5], b).ttftMs).toBeCloseTo(disagg[5].ttftMs, 9);
+    // The agg fit is the same with or without the disagg rows.
+    expect(fitReplayOverheads(agg, 12).get('b200_sxm/trtllm')).toMatchObject({ passScale: b.passScale, prefillScale: b.prefillScale, admissionMs: b.admissionMs });
+    // Files of a backend without rows of their own get the backend's disagg values when asked for.
+    expect(fitReplayOverheads(disagg, 12, 'all', ['h100_sxm/trtllm']).get('h100_sxm/trtllm')).toMatchObject({ disaggPassScale: 1.1, rows: 0 });
+  });
+
+  it('disagg workers run on the kernel tables as timed: no agg kernel scale or launch credit', () => {
+    const o = { passMs: 1, perLayerMs: 0.01, kernelScale: 0.7, prefillInterleave: 1, burstShare: 0, ttftFixedMs: 0, burstRequests: 0, prefillScale: 1, launchCredit: 0.5, source: 't', rows: 0 };
+    expect(disaggEngineOverhead(o)).toEqual({ ...o, kernelScale: 1, launchCredit: 0 });
   });
 
   it('folds split rows by id hash, stably', () => {
@@ -207,12 +244,14 @@ async function spicaJson(args: string[]): Promise<{ code: number; metrics: Recor
 describe.skipIf(!existsSync(dir))('replay vs e2e/silicon_dev.csv (CI subset, user path)', () => {
   it('reports median |rel err| per (sku, backend, mode) and meets the ratchet floors; the CLI gives the same means', async () => {
     const { rows } = loadE2eRows(dir, hasFp4);
-    const subset = ciSubset(rows, 8, 375_000);
+    // Disagg rows are few and the cheap ones are all low-concurrency TP decode; the bound admits the
+    // cheapest attention-DP decode rows too (c = 128), so the ratchet sees both deployment styles.
+    const subset = ciSubset(rows, 8, { agg: 375_000, disagg: 1_400_000 });
     const report = evaluateReplayAccuracy(subset);
     console.log(`replay accuracy, CI subset: ${subset.length} of ${rows.length} replayable rows\n${formatAccuracyReport(report)}`);
     // A row the memory model finds KV-infeasible is a verdict, not a replay failure; anything else is a bug.
     expect(report.failures.filter((f) => !f.error.includes('kv_capacity'))).toEqual([]);
-    expect(subset.length).toBeLessThanOrEqual(80);
+    expect(subset.length).toBeLessThanOrEqual(90);
     for (const mode of ['agg', 'disagg'] as const) {
       const g = report.groups.find((x) => x.key === `all/${mode}`);
       expect(g, `no ${mode} rows in the subset`).toBeDefined();

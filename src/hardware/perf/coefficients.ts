@@ -54,6 +54,18 @@ export const replayOverheadSchema = z.object({
   /** The same for disaggregated serving (includes the P/D handshake and routing), ms. */
   disaggAdmissionMs: z.number().nonnegative(),
   /**
+   * Disaggregated serving's pass scale (absent: `passScale`). Disaggregated engines run on the kernel
+   * tables as timed (`disaggEngineOverhead`), not on the aggregated fit's kernel scale and launch
+   * credit, so their scale is fitted on disaggregated rows of their own.
+   */
+  disaggPassScale: z.number().positive().optional(),
+  /**
+   * Disaggregated prefill workers' prefill factor (absent: 1): their passes are prefill-only and run
+   * eagerly, outside CUDA graphs, like the prefill part `prefillScale` scales in aggregated serving,
+   * but on the kernel tables as timed; fitted on disaggregated rows' TTFT.
+   */
+  disaggPrefillScale: z.number().positive().optional(),
+  /**
    * Aggregated serving of one architecture class (src/model/architecture-class.ts): its own pass scale
    * and admission delay where the class had enough rows to fit them; other classes and disaggregated
    * serving use the values above.
@@ -71,13 +83,13 @@ export type ReplayOverhead = z.infer<typeof replayOverheadSchema>;
  * values where the class has an entry, else the (sku, backend) ones.
  */
 export function replayCorrections(
-  o: Pick<ReplayOverhead, 'passScale' | 'prefillScale' | 'admissionMs' | 'disaggAdmissionMs' | 'byArchitecture'>,
+  o: Pick<ReplayOverhead, 'passScale' | 'prefillScale' | 'admissionMs' | 'disaggAdmissionMs' | 'disaggPassScale' | 'disaggPrefillScale' | 'byArchitecture'>,
   mode: 'agg' | 'disagg',
   arch?: ArchitectureClass,
 ): { passScale: number; prefillScale: number; admissionMs: number } {
-  // Disaggregated prefill workers run prefill-only batches, never mixed with decode or queued behind
-  // an aggregated engine's decode passes: the agg-fitted prefill factor does not apply to them.
-  if (mode === 'disagg') return { passScale: o.passScale, prefillScale: 1, admissionMs: o.disaggAdmissionMs };
+  // Disaggregated engines run unmixed batches on the kernel tables as timed (disaggEngineOverhead): the
+  // agg-fitted pass scale and prefill factor, fitted on top of the agg kernel scale, do not apply.
+  if (mode === 'disagg') return { passScale: o.disaggPassScale ?? o.passScale, prefillScale: o.disaggPrefillScale ?? 1, admissionMs: o.disaggAdmissionMs };
   const own = arch ? o.byArchitecture?.[arch] : undefined;
   if (own) return { passScale: own.passScale, prefillScale: own.prefillScale ?? 1, admissionMs: own.admissionMs };
   return { passScale: o.passScale, prefillScale: o.prefillScale ?? 1, admissionMs: o.admissionMs };
@@ -161,6 +173,21 @@ export type CoefficientsFile = z.infer<typeof coefficientsSchema>;
 export type CurveJson = z.infer<typeof curveSchema>;
 export type ErrorStats = z.infer<typeof errorStatsSchema>;
 export type Overhead = z.infer<typeof overheadSchema>;
+
+/**
+ * The pass model of a disaggregated worker: the kernel tables as timed (kernel scale 1, no launch
+ * credit) plus the backend's fixed per-pass and per-layer host time. The aggregated fit's kernel scale
+ * and launch credit (calibrate.ts stage 2) are fitted through the steady-state formula on aggregated
+ * rows, jointly with its prefill-interleave and burst terms, and take up what aggregated engines do —
+ * chunks of prefill riding in decode passes, small-batch decode of mostly dense models — not what an
+ * unmixed prefill-only or decode-only engine does. Measured, the isolated-kernel sums are what
+ * disaggregated DeepSeek decode workers run at: TPOT within 7 % on all six H200 TRT-LLM rows (TP and
+ * attention-DP decode alike) and within 11 % on the six B200 attention-DP ones, where the aggregated
+ * factors (0.6 and 0.78 × kernels) made them 1.1–1.6× too fast.
+ */
+export function disaggEngineOverhead(o: Overhead): Overhead {
+  return { ...o, kernelScale: 1, launchCredit: 0 };
+}
 
 /** Loaded coefficients with decoded grids. */
 export interface Coefficients {
