@@ -3,6 +3,7 @@
 // one replay thread per slot). Its own retry, heartbeat and timeout: a lost worker costs the
 // replays it held, never a whole wave. Persistent-cache hit, else the worker-thread pool (bounded by
 // max_eval_seconds); a replay failure is an outcome, never an activity failure.
+import { performance } from 'node:perf_hooks';
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type { MaterializedCandidate } from '../src/search/study/materialize.js';
@@ -19,6 +20,8 @@ export interface CandidateOutcome {
   outcome: EvalOutcome;
   /** Answered by the persistent cache (not part of determinism). */
   cache_hit: boolean;
+  /** Milliseconds spent answering (see WaveOutcome.replay_ms). */
+  replay_ms: number;
 }
 
 export async function replayCandidate(input: { context: ActivityContext; candidate: MaterializedCandidate }): Promise<CandidateOutcome> {
@@ -27,9 +30,10 @@ export async function replayCandidate(input: { context: ActivityContext; candida
   const beat = setInterval(() => ctx.heartbeat(), REPLAY_HEARTBEAT_MS);
   try {
     await testPause('replay', ctx.cancellationSignal);
+    const t0 = performance.now();
     const { outcomes, cache_hits } = await evaluateWithCache(await resolveContext(input.context), [input.candidate], ctx.cancellationSignal);
     if (ctx.cancellationSignal.aborted) throw new CancelledFailure('replay cancelled');
-    return { outcome: outcomes[0], cache_hit: cache_hits > 0 };
+    return { outcome: outcomes[0], cache_hit: cache_hits > 0, replay_ms: Math.round(performance.now() - t0) };
   } finally {
     clearInterval(beat);
   }

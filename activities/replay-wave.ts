@@ -5,6 +5,7 @@
 // max_eval_seconds each), heartbeats while waiting, stores cacheable outcomes. Outcomes come back in
 // input order; a replay failure is an outcome, never an activity failure.
 import { setMaxListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import { specHash } from '../src/replay/spec-hash.js';
@@ -80,12 +81,13 @@ export async function replayWave(input: { context: ActivityContext; candidates: 
   let progress = { done: 0, total: 0 };
   const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_MS);
   try {
+    const t0 = performance.now();
     const wave = await evaluateWithCache(await resolveContext(input.context), input.candidates, ctx.cancellationSignal, (done, total) => {
       progress = { done, total };
       ctx.heartbeat(progress);
     });
     if (ctx.cancellationSignal.aborted) throw new CancelledFailure('replay wave cancelled');
-    return wave;
+    return { ...wave, replay_ms: Math.round(performance.now() - t0) };
   } finally {
     clearInterval(beat);
   }

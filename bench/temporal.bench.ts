@@ -10,7 +10,8 @@
 //     until the fresh worker answers a progress query (full history replay, no sticky cache) and until
 //     the branch records its next trial, against the query latency on the warm worker before the crash.
 // (d) Size: the 10,000-trial sweeps of issue 16 (bench/temporal-scale.ts), on their own servers.
-// BENCH_TEMPORAL_ONLY=overhead,scaleout,pickup,scale picks parts.
+// BENCH_TEMPORAL_ONLY=overhead,scaleout,pickup,scale picks parts; in (a), BENCH_TEMPORAL_CASES=dense,moe,256
+// picks cases and BENCH_TEMPORAL_REPS (default 3) sets the pairs per case (medians printed).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -35,7 +36,7 @@ import { branchWorkflowId, progressQuery, type sweep } from '../workflows/sweep.
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const POOL = 2;
 
-const configYaml = (w: { isl: number; osl: number; concurrency: number; ratio: number }, rounds: number) => `search_space:
+const configYaml = (w: { isl: number; osl: number; concurrency: number; ratio: number }, rounds: number, perRound = 2) => `search_space:
   model_name: meta-llama/Llama-3.1-8B-Instruct
   hardware_sku: h100_sxm
   gpu_budget: 2
@@ -50,8 +51,8 @@ goal:
   target: throughput
 sweep:
   max_rounds: ${rounds}
-  candidates_per_round: 2
-  parallel_evals: 2
+  candidates_per_round: ${perRound}
+  parallel_evals: ${perRound}
   seed: 5
 `;
 // ~1 s per replay on this machine (≈1.4 s at ratio 64, serial, measured while writing this bench).
@@ -62,8 +63,13 @@ const CHEAP_WORKLOAD = { isl: 128, osl: 64, concurrency: 4, ratio: 4 };
 // round's orchestration and optimizer ask (the same in both runs), ~3× SECOND_WORKLOAD: ~1 s each on
 // an idle box (SECOND_WORKLOAD's "~1 s" replays take ~0.3 s since the simulator got faster).
 const SCALE_OUT_WORKLOAD = { ...SECOND_WORKLOAD, ratio: 135 };
-// The optimizer's initial design adds a few trials: 32 rounds of 2 land at ~64+ replays.
-const SCALE_OUT_ROUNDS = 32;
+// 8 rounds of 8: ~64 replays. Waves of 8, not 2: with waves of 2 each worker gets exactly one replay
+// per wave and waits for the other's, so a wave lasts its slower replay, and two workers approach half
+// the time only if both replays of every wave take the same time (the candidates' replay times
+// differ); with 8 the two workers each take the next replay as they finish one, as on a real sweep
+// (parallel_evals defaults to 16).
+const SCALE_OUT_ROUNDS = 8;
+const SCALE_OUT_PER_ROUND = 8;
 // ≥ 256 replays of ~1 s.
 const OVERHEAD_256_ROUNDS = 128;
 const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
@@ -131,28 +137,67 @@ async function timedSpica(args: string[], env: Record<string, string>): Promise<
 const cpu = (ms: number | null) => (ms === null ? 'n/a' : secs(ms));
 const ratio = (a: number | null, b: number | null) => (a === null || b === null ? 'n/a' : `${(a / b).toFixed(2)}×`);
 
+const median = (xs: number[]) => {
+  const a = [...xs].sort((x, y) => x - y);
+  const m = a.length >> 1;
+  return a.length % 2 ? a[m] : (a[m - 1] + a[m]) / 2;
+};
+const load1 = () => os.loadavg()[0].toFixed(1);
+
+/**
+ * (a) Each case runs BENCH_TEMPORAL_REPS times (default 3) as pairs, the two arms back to back in
+ * alternating order, so both see the same machine load; the ratios are of the medians.
+ * BENCH_TEMPORAL_CASES=dense,moe,256 picks cases.
+ */
 async function overhead(address: string, namespace: string): Promise<void> {
   const bigConfig = path.join(mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cfg-')), 'sweep-256.yaml');
   writeFileSync(bigConfig, configYaml(SECOND_WORKLOAD, OVERHEAD_256_ROUNDS));
   const cases = [
-    { name: 'examples/dense-agg-throughput.yaml', file: path.join(ROOT, 'examples/dense-agg-throughput.yaml') },
-    { name: 'examples/moe-disagg-pareto.yaml', file: path.join(ROOT, 'examples/moe-disagg-pareto.yaml') },
-    { name: `~1 s replays, ${OVERHEAD_256_ROUNDS} rounds of 2`, file: bigConfig },
+    { key: 'dense', name: 'examples/dense-agg-throughput.yaml', file: path.join(ROOT, 'examples/dense-agg-throughput.yaml') },
+    { key: 'moe', name: 'examples/moe-disagg-pareto.yaml', file: path.join(ROOT, 'examples/moe-disagg-pareto.yaml') },
+    { key: '256', name: `~1 s replays, ${OVERHEAD_256_ROUNDS} rounds of 2`, file: bigConfig },
   ];
-  console.log('(a) Temporal (`spica sweep --json`, in-process worker, server already running) vs `spica sweep --local --json`; fresh caches, processes timed whole');
+  const picked = (process.env.BENCH_TEMPORAL_CASES ?? 'dense,moe,256').split(',');
+  const reps = Math.max(1, Number(process.env.BENCH_TEMPORAL_REPS ?? 3));
+  console.log(
+    `(a) Temporal (\`spica sweep --json\`, in-process worker, server already running) vs \`spica sweep --local --json\`; fresh caches, processes timed whole; ${reps} pair(s) per case, arms back to back in alternating order, medians (${os.cpus().length} cores)`,
+  );
   let n = 0;
-  for (const c of cases) {
+  for (const c of cases.filter((x) => picked.includes(x.key))) {
     const fresh = () => ({ SPICA_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cache-')), SPICA_RESULT_STORE: mkdtempSync(path.join(os.tmpdir(), 'spica-bench-results-')) });
-    const local = await timedSpica(['sweep', c.file, '--local', '--json'], fresh());
-    const durable = await timedSpica(['sweep', c.file, '--json', '--address', address, '--namespace', namespace, '--task-queue', `bench-overhead-${n++}`], fresh());
-    const a = JSON.parse(local.stdout) as SweepResult;
-    const b = JSON.parse(durable.stdout) as SweepResult;
-    if (strip(a) !== strip(b)) throw new Error(`${c.name}: the Temporal result differs from --local`);
-    const replays = a.candidates.filter((x) => !x.cache_hit).length;
-    console.log(`    ${c.name}: ${a.counts.evaluated} trials, ${replays} replays`);
-    console.log(`      --local:   wall ${secs(local.wallMs)}, CPU ${cpu(local.cpuMs)}`);
-    console.log(`      Temporal:  wall ${secs(durable.wallMs)}, CPU ${cpu(durable.cpuMs)}`);
-    console.log(`      ratio Temporal / --local: wall ${ratio(durable.wallMs, local.wallMs)} (target ≤ 1.2), CPU ${ratio(durable.cpuMs, local.cpuMs)}`);
+    const runLocal = () => timedSpica(['sweep', c.file, '--local', '--json'], fresh());
+    const runDurable = () => timedSpica(['sweep', c.file, '--json', '--address', address, '--namespace', namespace, '--task-queue', `bench-overhead-${n++}`], fresh());
+    const locals: Timed[] = [];
+    const durables: Timed[] = [];
+    const loads: string[] = [load1()];
+    let first: SweepResult | null = null;
+    for (let r = 0; r < reps; r++) {
+      // Alternate which arm goes first, so a load trend does not favour one.
+      if (r % 2 === 0) {
+        locals.push(await runLocal());
+        durables.push(await runDurable());
+      } else {
+        durables.push(await runDurable());
+        locals.push(await runLocal());
+      }
+      loads.push(load1());
+      const a = JSON.parse(locals[r].stdout) as SweepResult;
+      const b = JSON.parse(durables[r].stdout) as SweepResult;
+      if (strip(a) !== strip(b)) throw new Error(`${c.name}: the Temporal result differs from --local`);
+      if (first && strip(first) !== strip(a)) throw new Error(`${c.name}: a repeated run differs from the first`);
+      first ??= a;
+    }
+    const replays = first!.candidates.filter((x) => !x.cache_hit).length;
+    const walls = (xs: Timed[]) => xs.map((x) => x.wallMs);
+    const cpus = (xs: Timed[]) => (xs.some((x) => x.cpuMs === null) ? null : xs.map((x) => x.cpuMs!));
+    const list = (xs: number[] | null) => (xs === null ? 'n/a' : xs.map((x) => (x / 1000).toFixed(2)).join(' / '));
+    const med = (xs: number[] | null) => (xs === null ? null : median(xs));
+    console.log(`    ${c.name}: ${first!.counts.evaluated} trials, ${replays} replays; results identical (Temporal = --local, every repetition)`);
+    console.log(`      --local:   wall ${secs(median(walls(locals)))}, CPU ${cpu(med(cpus(locals)))}   (each: wall ${list(walls(locals))} s; CPU ${list(cpus(locals))} s)`);
+    console.log(`      Temporal:  wall ${secs(median(walls(durables)))}, CPU ${cpu(med(cpus(durables)))}   (each: wall ${list(walls(durables))} s; CPU ${list(cpus(durables))} s)`);
+    console.log(
+      `      ratio Temporal / --local (medians): wall ${ratio(median(walls(durables)), median(walls(locals)))} (target ≤ 1.2), CPU ${ratio(med(cpus(durables)), med(cpus(locals)))}; load average (1 min) ${loads.join(' → ')}`,
+    );
   }
 }
 
@@ -228,7 +273,7 @@ function replayWork(
 }
 
 async function scaleOut(client: Client, address: string, namespace: string): Promise<void> {
-  const config = parseConfigText(configYaml(SCALE_OUT_WORKLOAD, SCALE_OUT_ROUNDS));
+  const config = parseConfigText(configYaml(SCALE_OUT_WORKLOAD, SCALE_OUT_ROUNDS, SCALE_OUT_PER_ROUND));
   const runWith = async (workers: number) => {
     const taskQueue = `bench-scale-${workers}`;
     // One fresh replay cache per run, shared by its workers (as workers on several machines share the
@@ -236,6 +281,7 @@ async function scaleOut(client: Client, address: string, namespace: string): Pro
     const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cache-'));
     const procs = await Promise.all(Array.from({ length: workers }, () => workerProcess(address, namespace, taskQueue, 1, cacheDir)));
     try {
+      const load0 = os.loadavg()[0];
       const cpu0 = procs.map((p) => processCpuMs(p.pid));
       const start = performance.now();
       const workflowId = `bench-scale-${workers}-${Date.now()}`;
@@ -248,7 +294,7 @@ async function scaleOut(client: Client, address: string, namespace: string): Pro
       });
       const events = (await client.workflow.getHandle(branchWorkflowId(workflowId, 'agg')).fetchHistory()).events ?? [];
       const work = replayWork(events, procs.map((p) => `${p.pid}@`));
-      return { result, wallMs, cpuMs, work, events: events.length, load: os.loadavg()[0] };
+      return { result, wallMs, cpuMs, work, events: events.length, load0, load: os.loadavg()[0] };
     } finally {
       await Promise.all(procs.map((p) => p.stop()));
     }
@@ -258,7 +304,7 @@ async function scaleOut(client: Client, address: string, namespace: string): Pro
   if (strip(one.result) !== strip(two.result)) throw new Error('the two-worker result differs from the one-worker result');
   const replayed = one.result.candidates.filter((c) => !c.cache_hit).length;
   const sum = (xs: (number | null)[]) => (xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0));
-  console.log(`(c) scale-out: ${one.result.counts.evaluated} trials, ${replayed} replays (~1 s each on an idle box), parallel_evals 2; \`spica worker --concurrency 1\` processes`);
+  console.log(`(c) scale-out: ${one.result.counts.evaluated} trials, ${replayed} replays (~1 s each on an idle box), parallel_evals ${SCALE_OUT_PER_ROUND}; \`spica worker --concurrency 1\` processes`);
   console.log(`    one worker:   wall ${secs(one.wallMs)}, worker CPU ${cpu(sum(one.cpuMs))}`);
   console.log(`    two workers:  wall ${secs(two.wallMs)}, worker CPU ${cpu(sum(two.cpuMs))} (${two.cpuMs.map(cpu).join(' + ')})`);
   console.log(`    ratio two / one: wall ${(two.wallMs / one.wallMs).toFixed(2)} (target ≤ 0.6), CPU ${ratio(sum(two.cpuMs), sum(one.cpuMs))}`);
@@ -271,7 +317,13 @@ async function scaleOut(client: Client, address: string, namespace: string): Pro
   // Two workers halve the wall time only while the machine has a free core for the second replay
   // thread: a replay that takes longer with two workers says it had none (the load average says why).
   console.log(`    replay activity time (start to completion): mean ${secs(one.work.meanMs)} per candidate with one worker, ${secs(two.work.meanMs)} with two`);
-  console.log(`    machine load average (1 min) at the end of each run: one ${one.load.toFixed(1)}, two ${two.load.toFixed(1)} (${os.cpus().length} cores)`);
+  // Not the target figure: the wall ratio had each replay run as fast with two workers as with one,
+  // i.e. what the scheduling gives when the machine has a free core for the second worker.
+  const equalSpeed = (two.wallMs / one.wallMs) * (one.work.meanMs / Math.max(1, two.work.meanMs));
+  console.log(`    wall ratio at equal replay speed (ratio × one-worker / two-worker replay time; what free cores would give): ${equalSpeed.toFixed(2)}`);
+  console.log(
+    `    machine load average (1 min) at the start / end of each run: one ${one.load0.toFixed(1)} / ${one.load.toFixed(1)}, two ${two.load0.toFixed(1)} / ${two.load.toFixed(1)} (${os.cpus().length} cores)`,
+  );
   // Where the branch's time went: its waves (first replay scheduled to last completed) and the rest
   // (optimizer asks, workflow tasks, orchestration), which two workers cannot shorten.
   for (const [name, r] of [['one worker', one], ['two workers', two]] as const) {

@@ -27,7 +27,7 @@ import type { EvalOutcome } from '../src/search/trial.js';
 import { rethrowInputFailure } from './input-failure.js';
 import { replayUnits } from './replay-units.js';
 import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
-import type { ActivityContext, BranchStatus, BranchStudyInput, BranchStudyResult, TrialView } from './sweep-types.js';
+import type { ActivityContext, BranchStatus, BranchStudyInput, BranchStudyResult, TrialView, WaveOutcome } from './sweep-types.js';
 
 // Store reads/writes of one chunk: small, so a short timeout bounds a lost worker's hold.
 const { storeTrialChunk, recallTrials } = proxyActivities<typeof activities>({
@@ -126,6 +126,13 @@ export const SHORT_STEPS_LOCAL_PATCH = 'short-steps-local-activities';
 
 /** Histories recorded before the ask moved into a local activity replay with the in-workflow ask. */
 const ASK_LOCAL_ACTIVITY_PATCH = 'optimizer-ask-local-activity';
+/**
+ * Histories recorded before replay units were sized by the replay time the activities report size
+ * them by the wave's wall time per candidate, which shrinks with every worker added (W workers share
+ * a wave, so a candidate seemed to cost 1/W of its replay): the more workers, the bigger the units
+ * and the fewer of them, down to two per wave however many workers poll.
+ */
+export const UNITS_BY_REPLAY_TIME_PATCH = 'replay-units-sized-by-replay-time';
 /** Histories recorded before one activity per candidate replay with one `replayWave` per wave. */
 const REPLAY_PER_CANDIDATE_PATCH = 'replay-activity-per-candidate';
 /**
@@ -225,13 +232,19 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
         const done = await Promise.all(
           units.map((unit) =>
             unit.length === 1
-              ? replayCandidate({ context: activityContext, candidate: unit[0] }).then((d) => ({ outcomes: [d.outcome], cache_hits: d.cache_hit ? 1 : 0 }))
+              ? replayCandidate({ context: activityContext, candidate: unit[0] }).then(
+                  (d): WaveOutcome => ({ outcomes: [d.outcome], cache_hits: d.cache_hit ? 1 : 0, replay_ms: d.replay_ms }),
+                )
               : replayWave({ context: activityContext, candidates: unit }),
           ),
         );
         outcomes = done.flatMap((d) => d.outcomes);
         persistentHits += done.reduce((n, d) => n + d.cache_hits, 0);
-        msPerCandidate = (Date.now() - started) / Math.max(1, candidates.length);
+        // The activities' own time (recorded in their results, so replays see the same): what a
+        // candidate costs whichever worker runs it and however many share the wave.
+        const reported = patched(UNITS_BY_REPLAY_TIME_PATCH) && done.every((d) => d.replay_ms !== undefined);
+        const workMs = reported ? done.reduce((n, d) => n + d.replay_ms!, 0) : Date.now() - started;
+        msPerCandidate = workMs / Math.max(1, candidates.length);
       } else {
         const wave = await replayWave({ context: activityContext, candidates });
         outcomes = wave.outcomes;

@@ -110,6 +110,11 @@ export interface WaveOutcome {
   outcomes: EvalOutcome[];
   /** Replays answered by the persistent cache (not part of determinism). */
   cache_hits: number;
+  /**
+   * Milliseconds the activity spent answering (cache look-ups and replays): what the workflow sizes
+   * the next wave's replay units by (replay-units.ts). Absent in histories recorded before.
+   */
+  replay_ms?: number;
 }
 
 export type BranchStatus = 'pending' | 'running' | 'done' | 'failed';
