@@ -32,7 +32,7 @@ export function askOptimizerPure(input: { state: OptimizerState; n: number; cont
   const materializer = input.context ? branchMaterializer(input.context) : null;
   const opt = restoreOptimizer(
     input.state,
-    materializer ? { project: (p) => materializer.projectPoint(p), lowCorner: (p) => materializer.lowCorner(p) } : {},
+    materializer ? { project: (p) => materializer.projectPoint(p), lowCorners: (p) => materializer.lowCorners(p) } : {},
   );
   const points = opt.ask(input.n);
   const { trials: _told, ...state } = opt.state();

@@ -45,7 +45,7 @@ export async function runSweepLocal(config: SmartSearchConfig, opts: LocalSweepO
       {
         materialize: async (points) => points.map((p) => branch.materializer.materialize(p)),
         project: (p) => branch.materializer.projectPoint(p),
-        lowCorner: (p) => branch.materializer.lowCorner(p),
+        lowCorners: (p) => branch.materializer.lowCorners(p),
         evaluate: (cands) => opts.evaluator.evaluate(cands, branch),
       },
       hooks,

@@ -144,4 +144,22 @@ goal: {target: goodput, sla: {ttft_ms: 1000, itl_ms: 50}}
     expect(b.materializer.materialize(q).used_gpus).toBe(1);
     expect(b.materializer.projectPoint(q)).toEqual(q);
   });
+
+  it('lowCorners: the point\'s own low corner first, then every other backend\'s', () => {
+    const twoBackends = parseConfigText(`
+search_space:
+  model_name: meta-llama/Llama-3.1-8B-Instruct
+  hardware_sku: h100_sxm
+  gpu_budget: 4
+  deployment_mode: [agg]
+  backend: [vllm, sglang]
+workload: {isl: 256, osl: 32, concurrency: 4, num_request_ratio: 2}
+`);
+    const b = planSweep(twoBackends, { capabilities: REPLAY_RUNNER_CAPABILITIES }).branches[0];
+    const corners = b.materializer.lowCorners(b.plan.initial_point);
+    expect(corners[0]).toEqual(b.materializer.lowCorner(b.plan.initial_point));
+    const backends = b.plan.dimensions.find((d) => d.name === 'backend')?.values ?? [];
+    expect(corners.map((c) => c.backend).sort()).toEqual([...backends].sort());
+    for (const c of corners) expect(b.materializer.materialize(c).used_gpus).toBe(1);
+  });
 });

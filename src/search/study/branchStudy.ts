@@ -27,8 +27,8 @@ export interface StudyPorts {
    * `ask` port must use the same one (the askOptimizer activity builds it from the branch context).
    */
   project?: Projector;
-  /** With `project`: the optimizer's low design corner (BranchMaterializer.lowCorner). */
-  lowCorner?: Projector;
+  /** With `project`: the optimizer's low design corners (BranchMaterializer.lowCorners). */
+  lowCorners?: (p: Point) => Point[];
   /**
    * Optional, with `recall`: takes each finished round's trials out of memory (the Temporal branch
    * writes them to the store in chunks, so no payload or carried state grows with the trial count).
@@ -85,8 +85,8 @@ export function initialStudyState(): StudyState {
   return { round: 0, thorough_next: 0, trials: [], optimizer: null, stop_reason: null };
 }
 
-function makeOptimizer(plan: BranchStudyPlan, state: StudyState, project?: Projector, lowCorner?: Projector): Optimizer {
-  const runtime = project ? { project, ...(lowCorner ? { lowCorner } : {}) } : {};
+function makeOptimizer(plan: BranchStudyPlan, state: StudyState, project?: Projector, lowCorners?: (p: Point) => Point[]): Optimizer {
+  const runtime = project ? { project, ...(lowCorners ? { lowCorners } : {}) } : {};
   if (state.optimizer) return restoreOptimizer(state.optimizer, runtime);
   return createOptimizer(
     {
@@ -275,7 +275,7 @@ export async function runBranchStudy(
   const maxAttempts = 11 * perRound;
   // A fully pinned branch (no searched dimension) never asks: it has one candidate and no optimizer.
   const searched = plan.dimensions.length > 0;
-  let opt: Optimizer | null = searched ? makeOptimizer(plan, state, ports.project, ports.lowCorner) : null;
+  let opt: Optimizer | null = searched ? makeOptimizer(plan, state, ports.project, ports.lowCorners) : null;
   const ask = async (n: number): Promise<Point[]> => {
     if (!opt) return [];
     if (!ports.ask) return opt.ask(n);

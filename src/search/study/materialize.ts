@@ -171,6 +171,18 @@ export class BranchMaterializer {
   }
 
   /**
+   * The optimizer's low design corners: `lowCorner(point)`, then the same for every other backend of the
+   * branch (when the backend is searched), in the branch's backend order.
+   */
+  lowCorners(point: Point): Point[] {
+    const own = this.value(point, 'backend');
+    const out = [this.lowCorner(point)];
+    if (!('backend' in point)) return out;
+    for (const b of this.inp.branch.backends) if (b !== own && membersFor(this.inp.pool, b).length > 0) out.push(this.lowCorner({ ...point, backend: b }));
+    return out;
+  }
+
+  /**
    * `point` with every searched adapter knob that its provider's replay config ignores (given the other
    * knobs: e.g. the router weights under round_robin, the planner sensitivities with scaling disabled)
    * set to the dimension's first value. The candidate is unchanged (the knob was dead), so points that

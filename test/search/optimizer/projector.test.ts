@@ -39,11 +39,25 @@ describe('optimizer with a projector', () => {
 
 
   it('asks the caller\'s low corner as the first design point', () => {
-    const lowCorner = (p: Point): Point => ({ ...p, ratio: 0.25 });
-    const o = createOptimizer({ space: SPACE, algorithm: 'bayesian', objectives: single, seed: 3 }, { project, lowCorner });
+    const lowCorners = (p: Point): Point[] => [{ ...p, ratio: 0.25 }];
+    const o = createOptimizer({ space: SPACE, algorithm: 'bayesian', objectives: single, seed: 3 }, { project, lowCorners });
     const [first, second] = o.ask(2);
     expect(first.ratio).toBe(0.25);
     expect(first.seqs).toBe(64); // the corner's numerics: every one at its lower bound, but as the caller sets them
     expect(project(second)).toEqual(second);
+  });
+
+  it('asks every low corner the caller gives (one per backend) right after the first, then the design', () => {
+    const lowCorners = (p: Point): Point[] => ['a', 'b', 'c'].map((backend) => ({ ...p, backend, ratio: backend === 'c' ? 0.5 : 0.25 })).sort((x, y) => (x.backend === p.backend ? -1 : y.backend === p.backend ? 1 : 0));
+    const o = createOptimizer({ space: SPACE, algorithm: 'bayesian', objectives: single, seed: 3 }, { project, lowCorners });
+    const asked = o.ask(5);
+    const corners = lowCorners(asked[0]).map((c) => project(c));
+    expect(asked.slice(0, 3)).toEqual(corners);
+    expect(new Set(asked.slice(0, 3).map((p) => p.backend)).size).toBe(3);
+    // The design goes on after them (the high corner: every numeric at its upper bound).
+    expect(asked[3]).toMatchObject({ seqs: 1024, ratio: 1 });
+    // Restored before the corners were asked, the same asks.
+    const again = createOptimizer({ space: SPACE, algorithm: 'bayesian', objectives: single, seed: 3 }, { project, lowCorners });
+    expect(again.ask(5)).toEqual(asked);
   });
 });
