@@ -44,6 +44,11 @@ interface BackendView {
   numeric: Map<string, { values: Float64Array; span: number }>;
   /** Categorical feature values, aligned with `idx` ('tp' where a dense pool has no FFN feature). */
   modes: Map<string, LatentValue[]>;
+  /**
+   * Per requested mode combination (names and values), the positions in `idx` with the fewest mode
+   * mismatches, ascending: the only members step 3 can pick (a combination is one of a few).
+   */
+  fewestMismatches: Map<string, Int32Array>;
 }
 
 const viewCache = new WeakMap<ParallelPool, Map<Backend, BackendView>>();
@@ -72,7 +77,7 @@ function backendView(pool: ParallelPool, mode: DeploymentMode, backend: Backend)
     }
     numeric.set(name, { values, span: idx.length > 0 ? hi - lo : 0 });
   }
-  const view = { idx, numeric, modes };
+  const view = { idx, numeric, modes, fewestMismatches: new Map<string, Int32Array>() };
   perBackend.set(backend, view);
   return view;
 }
@@ -94,7 +99,7 @@ export function projectParallel(
   if (view.idx.length === 0) {
     throw new InputError(`backend '${backend}' has no legal ${mode} parallel config in this pool`);
   }
-  const requested: Record<string, LatentValue> = { ...defaultRequest(pool, mode), ...request };
+  const requested: Record<string, LatentValue> = { ...requestDefaults(pool, mode), ...request };
 
   // One config: no latent dimension exists, so nothing to project.
   if (pool.members.length === 1) {
@@ -119,28 +124,33 @@ export function projectParallel(
       return { values, span, want: transformed(requested[n] as number, featureDef(mode, n)!.transform) };
     });
 
-  // One pass: fewest mismatches, then smallest distance, then the smallest lexicographic key (compared
+  // Step 2: the members with the fewest mode mismatches (memoized per requested combination). Step 3,
+  // one pass over them in pool order: smallest distance, then the smallest lexicographic key (compared
   // explicitly, so the result does not depend on member order).
+  let modeKey = '';
+  for (const n of names) if (view.modes.has(n)) modeKey += `${n}\u0001${String(requested[n])}\u0002`;
+  let survivors = view.fewestMismatches.get(modeKey);
+  if (!survivors) {
+    survivors = fewestMismatches(view.idx.length, modeCols);
+    view.fewestMismatches.set(modeKey, survivors);
+  }
+  const bestMis = modeCols.reduce((n, m) => n + (m.col[survivors![0]] !== m.want ? 1 : 0), 0);
   let best = -1;
-  let bestMis = Infinity;
   let bestD = Infinity;
-  for (let k = 0; k < view.idx.length; k++) {
-    let mis = 0;
-    for (const m of modeCols) if (m.col[k] !== m.want) mis++;
-    if (mis > bestMis) continue;
+  for (let s = 0; s < survivors.length; s++) {
+    const k = survivors[s];
     let d = 0;
     for (const c of numCols) {
       const delta = (c.values[k] - c.want) / c.span;
       d += delta * delta;
     }
-    let take = mis < bestMis;
+    let take = best < 0;
     if (!take) {
       const tie = Math.abs(d - bestD) <= TIE_EPS * Math.max(1, bestD);
       take = tie ? compareConfigs(pool.members[view.idx[k]].config, pool.members[view.idx[best]].config) < 0 : d < bestD;
     }
     if (take) {
       best = k;
-      bestMis = mis;
       bestD = d;
     }
   }
@@ -152,4 +162,29 @@ export function projectParallel(
     mode_projected: bestMis > 0,
     parallel_config: canonicalConfig(pool.members[chosen].config),
   };
+}
+
+/** Positions 0..size−1 whose mode columns mismatch the wanted values least, ascending. */
+function fewestMismatches(size: number, modeCols: readonly { col: readonly LatentValue[]; want: LatentValue }[]): Int32Array {
+  const mis = new Int32Array(size);
+  let fewest = Infinity;
+  for (let k = 0; k < size; k++) {
+    for (const m of modeCols) if (m.col[k] !== m.want) mis[k]++;
+    if (mis[k] < fewest) fewest = mis[k];
+  }
+  const out: number[] = [];
+  for (let k = 0; k < size; k++) if (mis[k] === fewest) out.push(k);
+  return Int32Array.from(out);
+}
+
+const defaultsCache = new WeakMap<ParallelPool, Record<string, LatentValue>>();
+
+/** `defaultRequest` memoized per pool (a pool has one mode); never mutated. */
+function requestDefaults(pool: ParallelPool, mode: DeploymentMode): Readonly<Record<string, LatentValue>> {
+  let d = defaultsCache.get(pool);
+  if (!d) {
+    d = defaultRequest(pool, mode);
+    defaultsCache.set(pool, d);
+  }
+  return d;
 }

@@ -188,6 +188,46 @@ describe('projectParallel — properties', () => {
     });
   }
 
+  for (const mode of ['agg', 'disagg'] as const) {
+    it(`${mode}: the seed's rule checked by brute force: fewest mode mismatches, then the smallest distance, then the smallest key`, () => {
+      const rand = prng(mode === 'agg' ? 31 : 37);
+      for (let trial = 0; trial < 25; trial++) {
+        const pool = randomPool(rand, mode);
+        if (pool.members.length < 2) continue;
+        const space = latentSpace(pool, mode);
+        for (let r = 0; r < 6; r++) {
+          const req = randomRequest(rand, pool, mode);
+          const want = { ...defaultRequest(pool, mode), ...req };
+          for (const backend of backendsOf(pool)) {
+            const legal = pool.members.filter((m) => m.backends.includes(backend));
+            const enc = legal.map((m) => encodeConfig(m.config, mode, pool.gpuBudget, pool.isMoe));
+            const mismatches = enc.map((e) => space.features.filter((f) => f.kind === 'categorical' && (e[f.name] ?? 'tp') !== want[f.name]).length);
+            const fewest = Math.min(...mismatches);
+            const spans = new Map(
+              space.features.flatMap((f) => {
+                if (f.kind === 'categorical') return [];
+                const t = (v: number) => (f.kind === 'discrete' ? Math.log2(v) : v);
+                const vals = enc.map((e) => t(e[f.name] as number));
+                const span = Math.max(...vals) - Math.min(...vals);
+                return span > 0 ? [[f.name, { t, span }] as const] : [];
+              }),
+            );
+            const dist = enc.map((e) => [...spans].reduce((d, [n, { t, span }]) => d + ((t(e[n] as number) - t(want[n] as number)) / span) ** 2, 0));
+            const p = projectParallel(pool, mode, backend, req);
+            const i = legal.findIndex((m) => configId(m.config) === configId(p.parallel_config));
+            expect(mismatches[i]).toBe(fewest);
+            expect(p.mode_projected).toBe(fewest > 0);
+            const closest = Math.min(...dist.filter((_, k) => mismatches[k] === fewest));
+            expect(dist[i]).toBeLessThanOrEqual(closest + 1e-9);
+            // Among the equally close, the smallest key.
+            for (let k = 0; k < legal.length; k++)
+              if (mismatches[k] === fewest && Math.abs(dist[k] - dist[i]) < 1e-13) expect(compareConfigs(legal[k].config, legal[i].config)).toBeGreaterThanOrEqual(0);
+          }
+        }
+      }
+    });
+  }
+
   it('mixed pinned shapes with identical features tie, and the smaller key wins', () => {
     const a = group({ tp: 2, attention_dp: 2, moe_tp: 2, moe_ep: 2 });
     const b = group({ tp: 2, attention_dp: 2, moe_tp: 1, moe_ep: 4 });
