@@ -99,7 +99,7 @@ export async function run(): Promise<void> {
     if (row.mode !== 'agg') continue;
     const g = row.group;
     let out = '';
-    const args = ['estimate', '--model', row.model.id, '--sku', row.sku, '--backend', row.backend, '--quant', row.quant, '--kv-dtype', row.model.kvCacheDtype, '--tp', String(g.tp), '--pp', String(g.pp), '--attention-dp', String(g.attention_dp), '--moe-tp', String(g.moe_tp), '--moe-ep', String(g.moe_ep), '--isl', String(row.isl), '--osl', String(row.osl), '--batch', String(row.concurrency), '--json'];
+    const args = ['estimate', '--model', row.model.id, '--sku', row.sku, '--backend', row.backend, '--quant', row.quant, '--tp', String(g.tp), '--pp', String(g.pp), '--attention-dp', String(g.attention_dp), '--moe-tp', String(g.moe_tp), '--moe-ep', String(g.moe_ep), '--isl', String(row.isl), '--osl', String(row.osl), '--batch', String(row.concurrency), '--json'];
     const code = await main(args, { stdout: (t) => (out += t), stderr: () => {}, isTty: false });
     const e = code === 0 ? (JSON.parse(out) as Record<string, number | string>) : {};
     if (e.latency_source === 'replay' && e.ttft_ms === r.ttftMs && e.tpot_ms === r.tpotMs) same++;

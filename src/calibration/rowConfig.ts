@@ -17,6 +17,8 @@
 //   does not record it; 4 gave agg TTFT 26.0 % vs 21.6 % in-sample, first order: the start-up wave weighs
 //   more than in the measured runs);
 // * gpu_budget: the GPUs the row's deployment uses (a user sizes the budget to the deployment pinned);
+// * KV-cache dtype: none (rows do not record it), so the engine's default for the checkpoint applies
+//   (model/kv-cache.ts defaultKvCacheDtype: TRT-LLM inherits ModelOpt checkpoints' FP8 KV cache);
 // * the client's re-issue latency and the lengths: the workload defaults (fixed lengths), as for
 //   every user.
 import { SEARCH_CHOICES } from '../config/choices.js';
@@ -39,7 +41,7 @@ export function rowParallelConfig(row: E2eRow): ParallelConfig {
 /** The config document (as YAML would carry it) for one row; `memBytes` = the SKU's HBM per GPU. */
 export function rowConfig(row: E2eRow, memBytes: number): Record<string, unknown> {
   if (row.mode === 'agg')
-    return closedLoopConfig({ model: row.model.id, sku: row.sku, backend: row.backend, quant: row.quant, kvDtype: row.model.kvCacheDtype, group: group(row.group), isl: row.isl, osl: row.osl, concurrency: row.concurrency }, memBytes);
+    return closedLoopConfig({ model: row.model.id, sku: row.sku, backend: row.backend, quant: row.quant, group: group(row.group), isl: row.isl, osl: row.osl, concurrency: row.concurrency }, memBytes);
   const C = SEARCH_CHOICES;
   const budget = defaultTokenBudget(row.backend, memBytes);
   const parallel = rowParallelConfig(row);
@@ -58,7 +60,6 @@ export function rowConfig(row: E2eRow, memBytes: number): Record<string, unknown
       deployment_mode: [row.mode],
       backend: [row.backend],
       quantization: row.quant,
-      kv_cache_dtype: row.model.kvCacheDtype,
       parallel_configs: [parallel],
       ...engine,
       router_mode: ['round_robin'],

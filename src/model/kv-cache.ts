@@ -8,10 +8,29 @@
 // how vLLM's hybrid allocator sizes those layers' pools, and keeps `kvBytesPerToken` equal to what
 // a paged full-attention block costs.
 
-import type { KvCacheDtype, ModelArch } from './arch.js';
+import type { Backend, KvCacheDtype, ModelArch, WeightQuant } from './arch.js';
 import type { ParallelShape } from '../parallel/shape.js';
+import { checkpointScaling } from './checkpoint-scaling.js';
 
 export const KV_BYTES: Readonly<Record<KvCacheDtype, number>> = { bf16: 2, fp8: 1 };
+
+/**
+ * The KV-cache dtype an engine runs with when the config names none (its `auto`), serving `model` at
+ * `quant` (default the checkpoint's own). vLLM and SGLang store the model's dtype unless told
+ * otherwise (the checkpoint's own FP8 KV declaration aside, `model.kvCacheDtype`). TRT-LLM's
+ * `kv_cache_config.dtype: auto` inherits the checkpoint's `kv_cache_quant_algo`, and the checkpoints it
+ * serves at per-tensor FP8 or NVFP4 are ModelOpt exports (the `nvidia/*-FP8` / `*-FP4` releases; ModelOpt's
+ * PTQ writes an FP8 KV cache unless told otherwise), so those run an FP8 KV cache: twice the tokens per
+ * byte, which is what lets TRT-LLM's whole-request reservation (GUARANTEED_NO_EVICT) admit the measured
+ * concurrency (e.g. Qwen3-32B FP8, H100, tp1, 4096/256 at 64 clients: 270k tokens reserved against 155k
+ * of bf16 KV). Block-scaled FP8 (DeepSeek's, Qwen's own FP8 releases) and MXFP4 (gpt-oss) checkpoints
+ * are not ModelOpt's and keep the model's dtype.
+ */
+export function defaultKvCacheDtype(model: ModelArch, backend: Backend, quant: WeightQuant = model.weightQuant): KvCacheDtype {
+  if (model.kvCacheDtype === 'fp8') return 'fp8';
+  const q = checkpointScaling(quant, model.weightQuant);
+  return backend === 'trtllm' && (q === 'fp8' || q === 'nvfp4') ? 'fp8' : model.kvCacheDtype;
+}
 
 /**
  * Linear-attention state dtypes: the recurrent (SSM) state in fp32 — Qwen3.5 / Qwen3-Next config.json

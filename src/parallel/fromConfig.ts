@@ -8,6 +8,7 @@ import type { SystemSpec } from '../hardware/system.js';
 import { loadSystem } from '../hardware/systems.js';
 import { BACKENDS, isMoe, type Backend, type KvCacheDtype, type ModelArch, type WeightQuant } from '../model/arch.js';
 import { resolveModel } from '../model/catalog.js';
+import { defaultKvCacheDtype } from '../model/kv-cache.js';
 import { estimateMemory, totalWeightBytes } from '../model/memory.js';
 import { enumerateBranch, planBranches } from './enumerate.js';
 import type { KvTokensPerRank, Role, ShapeFacts } from './legality.js';
@@ -26,7 +27,8 @@ export interface ParallelInputs {
   model: ModelArch;
   system: SystemSpec;
   weightQuant: WeightQuant;
-  kvDtype: KvCacheDtype;
+  /** KV-cache dtype a backend runs with: the config's, else the backend's default for the checkpoint (defaultKvCacheDtype). */
+  kvDtypeOf: (backend: Backend) => KvCacheDtype;
   facts: ShapeFacts;
   kvTokensPerRank: KvTokensPerRank;
   gpuBudget: number;
@@ -64,7 +66,7 @@ export function parallelInputs(config: SmartSearchConfig, opts: ParallelSourceOp
   const model = resolveModel(ss.model_name, { baseDir: opts.baseDir });
   const system = loadSystem(ss.hardware_sku, { systemsDir: opts.systemsDir });
   const weightQuant = ss.quantization ?? model.weightQuant;
-  const kvDtype = ss.kv_cache_dtype ?? model.kvCacheDtype;
+  const kvDtypeOf = (backend: Backend): KvCacheDtype => ss.kv_cache_dtype ?? defaultKvCacheDtype(model, backend, weightQuant);
 
   const listed = sortBackends(ss.backend as Backend[]);
   const backends = listed.filter((b) => hasPerfDatabase(ss.hardware_sku, b, opts.coefficientsDir));
@@ -94,7 +96,7 @@ export function parallelInputs(config: SmartSearchConfig, opts: ParallelSourceOp
         shape,
         backend,
         weightQuant,
-        kvDtype,
+        kvDtype: kvDtypeOf(backend),
         gpuMemoryUtilization: e.util,
         maxNumBatchedTokens: e.tokens,
         maxNumSeqs: e.seqs,
@@ -107,7 +109,7 @@ export function parallelInputs(config: SmartSearchConfig, opts: ParallelSourceOp
     model,
     system,
     weightQuant,
-    kvDtype,
+    kvDtypeOf,
     facts,
     kvTokensPerRank,
     gpuBudget: ss.gpu_budget,

@@ -13,7 +13,8 @@
 //   utilisation (the config defaults, Clarification C);
 // * request count: num_request_ratio 10, the benchmarks' usual num_prompts = 10 × concurrency;
 // * gpu_budget: the GPUs the deployment uses;
-// * the client's re-issue latency and the output-length spread: the workload defaults.
+// * the client's re-issue latency and the output-length spread: the workload defaults;
+// * the KV-cache dtype, unless stated: the engine's default for the checkpoint (defaultKvCacheDtype).
 import { SEARCH_CHOICES } from '../config/choices.js';
 import type { Backend } from '../model/arch.js';
 import { usedGpus, type WorkerGroup } from '../parallel/shape.js';
@@ -38,7 +39,8 @@ export interface ClosedLoopBenchmark {
   sku: string;
   backend: Backend;
   quant: string;
-  kvDtype: string;
+  /** Absent: the engine's default for the checkpoint (model/kv-cache.ts defaultKvCacheDtype), as when a config names none. */
+  kvDtype?: string;
   group: WorkerGroup;
   isl: number;
   osl: number;
@@ -57,7 +59,7 @@ export function closedLoopConfig(b: ClosedLoopBenchmark, memBytes: number): Reco
       deployment_mode: ['agg'],
       backend: [b.backend],
       quantization: b.quant,
-      kv_cache_dtype: b.kvDtype,
+      ...(b.kvDtype !== undefined ? { kv_cache_dtype: b.kvDtype } : {}),
       parallel_configs: [b.group],
       agg_max_num_batched_tokens: [atLeast(C.agg_max_num_batched_tokens, budget)],
       agg_max_num_seqs: [atLeast(C.agg_max_num_seqs, Math.ceil(b.concurrency / b.group.attention_dp))],

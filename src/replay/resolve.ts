@@ -9,6 +9,7 @@ import { loadSystem } from '../hardware/systems.js';
 import type { SystemSpec } from '../hardware/system.js';
 import { architectureClassOf } from '../model/architecture-class.js';
 import { resolveModel } from '../model/catalog.js';
+import { defaultKvCacheDtype } from '../model/kv-cache.js';
 import { estimateMemory, kvBytesPerToken } from '../model/memory.js';
 import type { KvCacheDtype, ModelArch, WeightQuant } from '../model/arch.js';
 import { gpusPerWorker, usedGpus, type ParallelShape, type WorkerGroup } from '../parallel/shape.js';
@@ -94,7 +95,7 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
   const model: ModelArch = resolveModel(bd.model_name);
   const system = loadSystem(bd.hardware_sku, { systemsDir: opts.systemsDir });
   const quant: WeightQuant = bd.quantization ?? model.weightQuant;
-  const kvDtype: KvCacheDtype = bd.kv_cache_dtype ?? model.kvCacheDtype;
+  const kvDtype: KvCacheDtype = bd.kv_cache_dtype ?? defaultKvCacheDtype(model, bd.backend, quant);
   const off = bd.kv_offload;
   const kvBytes = off.kv_bytes_per_token ?? kvBytesPerToken(model, kvDtype);
   const capacities: Partial<Record<EngineRole, number>> = {};

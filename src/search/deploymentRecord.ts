@@ -9,6 +9,7 @@ import type { SmartSearchConfig } from '../config/schema.js';
 import type { FlatCandidate } from '../config/candidate.js';
 import { KV_CACHE_DTYPES, WEIGHT_QUANTS } from '../model/arch.js';
 import { resolveModel } from '../model/catalog.js';
+import { defaultKvCacheDtype } from '../model/kv-cache.js';
 import { kvBytesPerToken } from '../model/memory.js';
 import { plannerInactiveReason, plannerSettingsOf } from '../replay/planner/index.js';
 import { DEFAULT_G2_BANDWIDTH_GBPS } from '../replay/resolve.js';
@@ -69,7 +70,7 @@ function policyLabel(cfg: Record<string, unknown>): string {
 export function deploymentRecordOf(spec: ReplaySpec): DeploymentRecord {
   const bd = spec.backend_deployment;
   const model = resolveModel(bd.model_name);
-  const kvDtype = bd.kv_cache_dtype ?? model.kvCacheDtype;
+  const kvDtype = bd.kv_cache_dtype ?? defaultKvCacheDtype(model, bd.backend, bd.quantization ?? model.weightQuant);
   const off = bd.kv_offload;
   const plannerCfg = spec.adapters['dynamo.planner']?.config ?? {};
   const p = plannerSettingsOf(plannerCfg, spec.goal);

@@ -89,7 +89,7 @@ function candidateKvTokens(config: SmartSearchConfig, inputs: ParallelInputs): C
         shape: group,
         backend: c.backend,
         weightQuant: inputs.weightQuant,
-        kvDtype: inputs.kvDtype,
+        kvDtype: inputs.kvDtypeOf(c.backend),
         gpuMemoryUtilization: role === 'agg' ? ss.agg_gpu_memory_utilization : ss.decode_gpu_memory_utilization,
         maxNumBatchedTokens: tokens,
         maxNumSeqs: seqs,

@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import type { FlatCandidateInput } from '../../src/config/candidate.js';
 import { configFromObject } from '../../src/config/load.js';
 import { resolveModel } from '../../src/model/catalog.js';
+import { defaultKvCacheDtype } from '../../src/model/kv-cache.js';
 import { kvBytesPerToken } from '../../src/model/memory.js';
 import { plannerSettingsOf } from '../../src/replay/planner/index.js';
 import { FlatCandidateSchema, routerSettingsOf, type EngineArgs, type ReplaySpec } from '../../src/replay/spec.js';
@@ -243,6 +244,8 @@ describe('spica deploy renders exactly the replayed ReplaySpec', () => {
         : [['agg', bd.parallel_config, bd.num_workers!, bd.agg_engine_args!]];
     const workers = Object.values(services).filter((s) => s.componentType === 'worker');
     expect(workers).toHaveLength(roles.length);
+    // The simulated KV dtype: the config's, else the engine's default for the checkpoint.
+    const kvDtype = bd.kv_cache_dtype ?? defaultKvCacheDtype(model, bd.backend, bd.quantization ?? model.weightQuant);
     for (const [role, group, n, engine] of roles) {
       const svc = workers.find((s) => (role === 'agg' ? s.subComponentType === undefined : s.subComponentType === role));
       const w = readWorker(bd.backend, svc, notes, role, isMoe, model.weightQuant);
@@ -251,7 +254,7 @@ describe('spica deploy renders exactly the replayed ReplaySpec', () => {
       expect(w.engine).toEqual(rest);
       expect(notes.get(`${role}.startup_time`) ?? null).toBe(startup_time);
       expect(w.context_length).toBe(bd.context_length ?? model.maxContext);
-      expect(w.kv_cache_dtype).toBe(bd.kv_cache_dtype ?? model.kvCacheDtype);
+      expect(w.kv_cache_dtype).toBe(kvDtype);
       expect(w.quantization).toBe(bd.quantization ?? model.weightQuant);
       expect(w.g2_blocks).toBe(bd.kv_offload.num_g2_blocks);
       if (bd.kv_offload.num_g2_blocks > 0) {
@@ -260,7 +263,7 @@ describe('spica deploy renders exactly the replayed ReplaySpec', () => {
         expect(notes.get(`${role}.kv_offload.offload_batch_size`)).toBe(bd.kv_offload.offload_batch_size ?? 1);
       }
     }
-    expect(notes.get('kv_bytes_per_token')).toBe(bd.kv_offload.kv_bytes_per_token ?? kvBytesPerToken(model, bd.kv_cache_dtype ?? model.kvCacheDtype));
+    expect(notes.get('kv_bytes_per_token')).toBe(bd.kv_offload.kv_bytes_per_token ?? kvBytesPerToken(model, kvDtype));
     if (bd.deployment_mode === 'disagg') expect(notes.get('pd_transfer_bandwidth_gbps')).toBe(bd.pd_transfer_bandwidth_gbps ?? 'system link');
 
     // Router.

@@ -11,6 +11,7 @@ import { InputError } from '../../errors.js';
 import { BACKENDS, KV_CACHE_DTYPES, WEIGHT_QUANTS, type Backend, type KvCacheDtype, type WeightQuant } from '../../model/arch.js';
 import { resolveModel } from '../../model/catalog.js';
 import { checkpointScaling } from '../../model/checkpoint-scaling.js';
+import { defaultKvCacheDtype } from '../../model/kv-cache.js';
 import { loadSystem } from '../../hardware/systems.js';
 import { estimateSteadyState, type SteadyStateEstimate } from '../../hardware/perf/steadyState.js';
 import type { ParallelShape } from '../../parallel/shape.js';
@@ -31,7 +32,8 @@ Options:
                      block-scaled checkpoint = fp8_block, nvfp4 on an MXFP4 checkpoint (gpt-oss) = mxfp4.
                      mxfp4 = MXFP4 routed experts, bf16 attention/dense; on GPUs without FP4 tensor
                      cores (Hopper) its experts run weight-only w4a16 kernels; nvfp4 needs FP4 cores
-  --kv-dtype D       bf16 | fp8 (default: the checkpoint's own)
+  --kv-dtype D       bf16 | fp8 (default: the engine's for the checkpoint — fp8 on TRT-LLM at per-tensor
+                     fp8 / nvfp4, the ModelOpt checkpoints' FP8 KV cache; else the checkpoint's own)
   --tp N             tensor parallel size (required)
   --pp N             pipeline stages (default 1)
   --attention-dp N   attention data-parallel ranks (default 1)
@@ -103,7 +105,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   // A coarse --quant fp8 on a block-scaled checkpoint is served by its block-scaled kernels, nvfp4 on
   // an MXFP4 checkpoint by its MXFP4 kernels.
   const quant: WeightQuant = checkpointScaling(oneOf('quant', values.quant, WEIGHT_QUANTS) ?? model.weightQuant, model.weightQuant);
-  const kvDtype: KvCacheDtype = oneOf('kv-dtype', values['kv-dtype'], KV_CACHE_DTYPES) ?? model.kvCacheDtype;
+  const kvDtype: KvCacheDtype = oneOf('kv-dtype', values['kv-dtype'], KV_CACHE_DTYPES) ?? defaultKvCacheDtype(model, backend, quant);
   const tp = positiveInt('tp', values.tp);
   const dp = positiveInt('attention-dp', values['attention-dp'], 1);
   const moeEp = positiveInt('moe-ep', values['moe-ep'], 1);
