@@ -55,6 +55,11 @@ describe('spica sweep', () => {
     expect(second.out.stdout).toMatch(/^Pareto front \(\d+\)/m);
     expect(second.out.stdout).toMatch(/^trials: \d+ — \d+ feasible/m);
     expect(second.out.stdout).toMatch(/^ {2}agg \(vllm\): 1 round\(s\)/m);
+
+    // An explicit --id already used is bad input (exit 2), after the in-process worker was created.
+    const third = captureIo();
+    expect(await main(['sweep', file, '--address', t.address, '--task-queue', taskQueue, '--id', baseId], third.io)).toBe(2);
+    expect(third.out.stderr).toContain(`workflow id '${baseId}' was already used`);
   });
 
   it('--local runs the same sweep without a server and prints the same SweepResult; --out writes the files', async () => {

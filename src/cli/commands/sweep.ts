@@ -192,6 +192,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
   let spicaWorker: Awaited<ReturnType<typeof createSpicaWorker>> | undefined;
   let workflowId = args.id ?? '(not started)';
   let connection: NativeConnection | undefined;
+  let ran = false;
   try {
     connection = await connectWorker(address);
     const client = new Client({ connection, namespace });
@@ -204,6 +205,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
     io.stderr(`workflow id: ${handle.workflowId}\n`);
     const worker = spicaWorker.worker;
     const finished = handle.result();
+    ran = true;
     const outcome = await worker.runUntil(async () => {
       const race = Promise.race([
         finished.then((result) => ({ result })),
@@ -227,6 +229,9 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
     if (err instanceof ServiceError) throw new TemporalUnavailable(`Temporal call failed at ${address}: ${err.message}`);
     throw err;
   } finally {
+    // A worker created but never run (the start failed, e.g. an --id already used) still holds the
+    // connection, which then refuses to close and keeps the process alive: run it down first.
+    if (spicaWorker && !ran) await spicaWorker.worker.runUntil(Promise.resolve()).catch(() => undefined);
     await spicaWorker?.close();
     await connection?.close();
     await server?.stop();
