@@ -145,7 +145,9 @@ for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
   const DISAGG_FIELDS = ['disaggAdmissionMs', 'disaggPassScale', 'disaggPrefillScale'] as const;
   let merged: ReplayOverhead = fitted;
   if (only === 'disagg') {
-    merged = { ...before!, source: `${before!.source}; disagg refitted by calibrate-replay --only disagg at ${new Date().toISOString()}: ${mine('disagg')}` };
+    // The note of an earlier --only disagg run is replaced, not kept.
+    const kept = before!.source.replace(/; disagg refitted by calibrate-replay --only disagg .*$/, '');
+    merged = { ...before!, source: `${kept}; disagg refitted by calibrate-replay --only disagg at ${new Date().toISOString()}: ${mine('disagg')}` };
     for (const x of DISAGG_FIELDS) delete merged[x];
     merged = { ...merged, disaggAdmissionMs: fitted.disaggAdmissionMs, ...(fitted.disaggPassScale !== undefined ? { disaggPassScale: fitted.disaggPassScale } : {}), ...(fitted.disaggPrefillScale !== undefined ? { disaggPrefillScale: fitted.disaggPrefillScale } : {}) };
   } else if (only === 'agg') {

@@ -301,6 +301,10 @@ export class Cluster implements TokenSink {
   // --- TokenSink ----------------------------------------------------------------------------------
 
   tokens(req: SimRequest, n: number, nowMs: number): void {
+    if (req.firstTokenHeld) {
+      req.firstTokenHeld = false;
+      n += 1;
+    }
     this.rec.tokens(req, n, nowMs);
   }
 
@@ -342,14 +346,18 @@ export class Cluster implements TokenSink {
 
   private onTransferDone(req: SimRequest): void {
     const now = this.nowMs;
-    // The decode side streams the first token once the KV has landed.
+    // The prefill worker's first token travels with the KV. The decode worker streams it with its first
+    // step over the request (Dynamo's disaggregated flow: the client's stream is the decode worker's),
+    // so TTFT holds the prefill queue and pass, the transfer, the wait for the decode worker's running
+    // pass to end and that first decode pass; the second token comes with it.
     req.emitted = 1;
     req.known = req.isl + 1;
-    this.rec.tokens(req, 1, now);
     if (req.emitted >= req.osl) {
+      this.rec.tokens(req, 1, now);
       this.finished(req, now);
       return;
     }
+    req.firstTokenHeld = true;
     req.computed = req.isl;
     req.prefillTarget = req.isl;
     req.hashedUpTo = 0;

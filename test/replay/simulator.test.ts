@@ -147,6 +147,20 @@ describe('replay simulator (fixture perf model)', () => {
     expect(kv.mean_ttft_ms).toBeLessThan(rr.mean_ttft_ms);
   });
 
+  it('disaggregated: the first token reaches the client with the decode worker\'s first step (and the second token)', () => {
+    const isl = 1000;
+    const osl = 10;
+    const m = run(disaggDeployment(1, 1, null), synth(1, isl, osl, { concurrency: 1 }));
+    const prefill = C.overheadMs + C.perPrefillTokenMs * isl + C.perAttnPairMs * isl * (isl / 2);
+    const step = (k: number): number => C.overheadMs + C.perDecodeSeqMs + C.perContextTokenMs * (isl + k);
+    let decode = 0;
+    for (let k = 0; k < osl - 1; k++) decode += step(k);
+    expect(m.mean_ttft_ms).toBeCloseTo(prefill + step(0), 9);
+    expect(m.mean_e2e_latency_ms).toBeCloseTo(prefill + decode, 9);
+    expect(m.mean_tpot_ms).toBeCloseTo((decode - step(0)) / (osl - 1), 9);
+    expect(m.completed_requests).toBe(1);
+  });
+
   it('disaggregated TTFT includes the KV transfer and grows as bandwidth drops', () => {
     const plan = () => synth(100, 2000, 20, { rate: 4 });
     const fast = run(disaggDeployment(1, 1, 200), plan());

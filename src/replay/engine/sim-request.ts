@@ -35,6 +35,11 @@ export class SimRequest {
   mtpCarry = 0;
 
   // --- results -----------------------------------------------------------------------------------
+  /**
+   * Disaggregated serving: the prefill worker's first token has reached the decode worker with the KV
+   * but is streamed to the client with the decode worker's first step (with the token that step makes).
+   */
+  firstTokenHeld = false;
   emitted = 0;
   firstTokenMs = -1;
   lastTokenMs = -1;
