@@ -127,7 +127,7 @@ async function runLocal(config: SmartSearchConfig, args: SweepArgs, io: CommandI
 const PROGRESS_POLL_MS = 1000;
 
 /** Polls the `progress` query about once a second until `done` settles. */
-async function reportProgress(
+export async function reportProgress(
   client: Client,
   handle: { query: (q: typeof progressQuery) => Promise<SweepProgress> },
   io: CommandIo,
@@ -142,7 +142,11 @@ async function reportProgress(
     } catch {
       // A query can fail transiently (no workflow task yet, worker restarting): try again next tick.
     }
-    await Promise.race([new Promise((r) => setTimeout(r, PROGRESS_POLL_MS)), done.catch(() => undefined)]);
+    // The tick is cleared once `done` wins: a pending 1 s timer kept the process alive after the
+    // result was printed (up to a second of the dense example's wall time).
+    let tick: NodeJS.Timeout | undefined;
+    await Promise.race([new Promise((r) => (tick = setTimeout(r, PROGRESS_POLL_MS))), done.catch(() => undefined)]);
+    clearTimeout(tick);
   }
   try {
     reporter.update(await handle.query(progressQuery)); // the final state ('done', all trials)
