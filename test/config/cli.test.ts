@@ -108,6 +108,22 @@ describe('spica explain', () => {
     expect(doc.warnings[0]).toMatch(/disagg' skipped/);
   });
 
+  it('shows the KV-cache dtype each backend runs when the config leaves it unset', async () => {
+    const f = join(dir, 'trt-fp8.yaml');
+    const body = (extra: string) =>
+      `search_space: {model_name: meta-llama/Llama-3.1-8B-Instruct, hardware_sku: h100_sxm, deployment_mode: [agg], backend: [trtllm, vllm], quantization: fp8${extra}}\nworkload: {isl: 128, osl: 16, concurrency: 4, num_request_ratio: 1}\n`;
+    writeFileSync(f, body(''));
+    const text = await spica('explain', f);
+    expect(text.code).toBe(0);
+    // TRT-LLM on an FP8 checkpoint inherits its FP8 KV cache; vLLM stores the model's dtype.
+    expect(text.stdout).toContain("kv_cache_dtype (unset: each backend's default for this checkpoint) = trtllm fp8, vllm bf16");
+    const doc = JSON.parse((await spica('explain', f, '--json')).stdout);
+    expect(doc.branches[0].engine_defaults).toEqual({ kv_cache_dtype: { trtllm: 'fp8', vllm: 'bf16' } });
+    writeFileSync(f, body(', kv_cache_dtype: bf16'));
+    const pinned = JSON.parse((await spica('explain', f, '--json')).stdout);
+    expect(pinned.branches[0].engine_defaults).toEqual({});
+  });
+
   it('text output shows searched, pinned, dropped, expansions and predictors', async () => {
     const r = await spica('explain', join(EXAMPLES, 'dense-agg-throughput.yaml'));
     expect(r.code).toBe(0);

@@ -17,6 +17,9 @@ import { PLANNER_PREFIX, planBranchDimensions, type BranchDimensions } from '../
 import { PLANNER_PROVIDER, type PlannerState } from '../../search/providers/plannerProvider.js';
 import { latentDimensions } from '../../search/sweepPlan.js';
 import { planLoadPredictor } from '../../search/loadPredictorPlan.js';
+import type { Backend } from '../../model/arch.js';
+import { resolveModel } from '../../model/catalog.js';
+import { defaultKvCacheDtype } from '../../model/kv-cache.js';
 import { describeGoal, describeWorkload, loadAndPlan } from './validate.js';
 
 const usage = `Usage: spica explain <config.yaml> [--json] [options]
@@ -51,6 +54,20 @@ function keptComposites(config: SmartSearchConfig, b: BranchDimensions): Composi
   };
 }
 
+/**
+ * Engine settings the config leaves unset, as each backend of the branch runs them (what the replay
+ * simulates and the deploy files write): today the KV-cache dtype, whose default depends on the
+ * backend and the checkpoint (defaultKvCacheDtype: TRT-LLM on a ModelOpt FP8/NVFP4 checkpoint runs an
+ * FP8 KV cache). Empty when the config names every one.
+ */
+function engineDefaults(config: SmartSearchConfig, b: BranchDimensions): { kv_cache_dtype?: Record<string, string> } {
+  const s = config.search_space;
+  if (s.kv_cache_dtype !== undefined) return {};
+  const model = resolveModel(s.model_name);
+  const quant = s.quantization ?? model.weightQuant;
+  return { kv_cache_dtype: Object.fromEntries(b.backends.map((be) => [be, defaultKvCacheDtype(model, be as Backend, quant)])) };
+}
+
 export function explainJson(
   config: SmartSearchConfig,
   branches: BranchDimensions[],
@@ -67,6 +84,7 @@ export function explainJson(
         pinned: b.pinned,
         dropped: b.dropped,
         composites: keptComposites(config, b),
+        engine_defaults: engineDefaults(config, b),
         load_predictor: {
           reason: lp.reason,
           intervals_seconds: lp.intervals_seconds,
@@ -91,6 +109,8 @@ function explainText(path: string, config: SmartSearchConfig, doc: ReturnType<ty
       out.push(`    ${d.name}  ${d.kind}${'log_scale' in d ? ', log scale' : ''}  ${d.kind === 'continuous' ? `[${d.values.join(', ')}]` : `{${d.values.map(fmt).join(', ')}}`}`);
     out.push('  pinned:');
     for (const [k, v] of Object.entries(b.pinned)) out.push(`    ${k} = ${fmt(v)}`);
+    const kv = b.engine_defaults.kv_cache_dtype;
+    if (kv) out.push(`    kv_cache_dtype (unset: each backend's default for this checkpoint) = ${Object.entries(kv).map(([be, d]) => `${be} ${d}`).join(', ')}`);
     out.push(`  dropped (${b.dropped.length}):`);
     for (const d of b.dropped) out.push(`    ${d.name}: ${d.rule}`);
     out.push('  composite expansions:');
