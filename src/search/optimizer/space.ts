@@ -35,15 +35,15 @@ export function validateSpace(space: readonly Dimension[]): void {
   }
 }
 
-/**
- * Canonical string for a point (dimension order, type-tagged values): used for dedup and pending
- * matching. Hot path (called per candidate), hence not JSON.stringify.
- */
 /** `p` with exactly the space's dimensions (e.g. a projector's image, which may carry more). */
 export function restrictToSpace(space: readonly Dimension[], p: Point): Point {
   return Object.fromEntries(space.map((d) => [d.name, p[d.name]]));
 }
 
+/**
+ * Canonical string for a point (dimension order, type-tagged values): used for dedup and pending
+ * matching. Hot path (called per candidate), hence not JSON.stringify.
+ */
 export function pointKey(space: readonly Dimension[], p: Point): string {
   let key = '';
   for (const d of space) {
