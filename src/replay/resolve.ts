@@ -4,7 +4,7 @@
 import type { EngineArgs, ReplaySpec } from './spec.js';
 import { routerSettingsOf } from './spec.js';
 import { createEnginePerf } from '../hardware/perf/engine.js';
-import { disaggEngineOverhead, loadCoefficients, replayCorrections } from '../hardware/perf/coefficients.js';
+import { replayCorrections } from '../hardware/perf/coefficients.js';
 import { loadSystem } from '../hardware/systems.js';
 import type { SystemSpec } from '../hardware/system.js';
 import { architectureClassOf } from '../model/architecture-class.js';
@@ -142,9 +142,7 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
           : null,
     };
     // Disaggregated workers run on the kernel tables as timed (coefficients.ts disaggEngineOverhead).
-    const fileOverhead = loadCoefficients(system.sku, bd.backend, opts.coefficientsDir).file.overhead;
-    const overhead = bd.deployment_mode === 'disagg' ? disaggEngineOverhead(fileOverhead) : fileOverhead;
-    const perf = createEnginePerf({ model, system, backend: bd.backend, shape, quant, kvDtype, nextn, coefficientsDir: opts.coefficientsDir, overhead });
+    const perf = createEnginePerf({ model, system, backend: bd.backend, shape, quant, kvDtype, nextn, coefficientsDir: opts.coefficientsDir, mode: bd.deployment_mode });
     // Replay-fitted corrections (src/calibration: pass scale, frontend latency), when the file has them.
     const rc = perf.overhead.replay;
     if (rc) {

@@ -9,7 +9,7 @@ import type { ParallelShape } from '../../parallel/shape.js';
 import type { EnginePerf, PassWork } from '../pass.js';
 import type { SystemSpec } from '../system.js';
 import { weightLayout } from '../../model/weights.js';
-import { loadCoefficients, type Overhead } from './coefficients.js';
+import { disaggEngineOverhead, loadCoefficients, type Overhead } from './coefficients.js';
 import { kernelDtypes } from './kernelDtype.js';
 import { OpModel } from './ops.js';
 import type { MlaGeometry } from './roofline.js';
@@ -29,6 +29,11 @@ export interface EnginePerfInput {
   coefficientsDir?: string;
   /** Replace the file's fitted overheads (calibration evaluates kernels-only passes this way). */
   overhead?: Overhead;
+  /**
+   * Serving mode (default agg). A disaggregated worker runs the file's overheads on the kernel tables
+   * as timed (coefficients.ts disaggEngineOverhead); ignored when `overhead` is given.
+   */
+  mode?: 'agg' | 'disagg';
 }
 
 /** A pass's cost split by phase, for reports and tests (ms). */
@@ -56,7 +61,7 @@ const MEMO_LIMIT = 8192;
 export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
   const { model: m, system, backend, shape, kvDtype } = input;
   const coeff = loadCoefficients(system.sku, backend, input.coefficientsDir);
-  const overhead = input.overhead ?? coeff.file.overhead;
+  const overhead = input.overhead ?? (input.mode === 'disagg' ? disaggEngineOverhead(coeff.file.overhead) : coeff.file.overhead);
   // Decode-only passes replay CUDA graphs and get the launch credit; passes carrying prefill run eagerly.
   const graphOps = new OpModel(coeff, system, overhead.kernelScale, overhead.launchCredit);
   const eagerOps = overhead.launchCredit > 0 ? new OpModel(coeff, system, overhead.kernelScale) : graphOps;
