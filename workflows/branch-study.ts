@@ -141,6 +141,14 @@ const REPLAY_PER_CANDIDATE_PATCH = 'replay-activity-per-candidate';
  */
 export const TOLD_TRIALS_IN_STORE_PATCH = 'optimizer-told-trials-in-store';
 
+/**
+ * Trial chunks under `<branch workflow id>/<first run id>`: the workflow id alone repeats across
+ * Temporal servers (and on a server whose history was reset), so two sweeps of one config and seed
+ * sharing a store (PostgreSQL, a network directory) would write, cache and read each other's chunks.
+ * The first run id is fixed for a whole continue-as-new chain; continued runs carry the prefix.
+ */
+export const RUN_SCOPED_CHUNKS_PATCH = 'trial-chunks-under-run-id';
+
 export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyResult> {
   try {
     return await studyBranch(input);
@@ -169,6 +177,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   const pendingSignals: Promise<void>[] = [];
   let tally: TrialTally = carry?.tally ?? emptyTally();
   let chunks = carry?.chunks ?? 0;
+  const chunkPrefix = carry ? (carry.chunk_prefix ?? workflowId) : patched(RUN_SCOPED_CHUNKS_PATCH) ? `${workflowId}/${workflowInfo().firstExecutionRunId}` : workflowId;
   /** Views of stored trials not yet sent to the parent (the loop no longer holds them). */
   let unsentViews: TrialView[] = [];
   /** Views of the latest stored trials, for this branch's own `trials` query. */
@@ -262,7 +271,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       const views = trialViews(plan, { ...current, trials: trials.filter((t) => t.n > reportedN) });
       const compact = trials.map((t) => compactTrial(t, keys));
       const parts = bounded ? pieces(compact, MAX_CHUNK_TRIALS) : [compact];
-      await Promise.all(parts.map((part, i) => storeStep({ prefix: workflowId, index: chunks + i, trials: part })));
+      await Promise.all(parts.map((part, i) => storeStep({ prefix: chunkPrefix, index: chunks + i, trials: part })));
       chunks += parts.length;
       tally = addToTally(plan, tally, trials);
       unsentViews = [...unsentViews, ...views].slice(-MAX_VIEWS_PER_SIGNAL);
@@ -270,7 +279,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       // The loop forgets these trials now.
       current = { ...current, trials: [], stored_trials: tally.trials };
     };
-    ports.recall = (keys) => recallStep({ prefix: workflowId, chunks, keys });
+    ports.recall = (keys) => recallStep({ prefix: chunkPrefix, chunks, keys });
   }
   const askLocal = patched(ASK_LOCAL_ACTIVITY_PATCH);
   // The optimizer's told trials stay in the store: a state carried in from a run that still held
@@ -282,7 +291,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     // The activity leaves out the told trials; the loop's optimizer adopts the rest (branchStudy.ts).
     // The context gives the activity the branch's projector (the optimizer asks only legal points).
     ports.ask = (state, n) =>
-      askOptimizer(toldInStore && toldLeftOut > 0 ? { state, n, context, told: { prefix: workflowId, chunks, count: toldLeftOut } } : { state, n, context });
+      askOptimizer(toldInStore && toldLeftOut > 0 ? { state, n, context, told: { prefix: chunkPrefix, chunks, count: toldLeftOut } } : { state, n, context });
   }
   /** The state to carry or return: under toldInStore without the told trials the store holds. */
   const carried = (s: StudyState) => {
@@ -321,7 +330,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
             wave_ms_total: clock.wave_ms_total,
             continued_as_new: continuedAsNew + 1,
             stop_requested: false,
-            ...(trialsInStore ? { tally, chunks } : {}),
+            ...(trialsInStore ? { tally, chunks, ...(chunkPrefix !== workflowId ? { chunk_prefix: chunkPrefix } : {}) } : {}),
           },
         });
       }
@@ -338,6 +347,6 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     state: carried(current).state,
     persistent_cache_hits: persistentHits,
     continued_as_new: continuedAsNew,
-    ...(trialsInStore ? { trial_chunks: { prefix: workflowId, chunks }, progress: progress() } : {}),
+    ...(trialsInStore ? { trial_chunks: { prefix: chunkPrefix, chunks }, progress: progress() } : {}),
   };
 }

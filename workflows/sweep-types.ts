@@ -75,6 +75,8 @@ export interface BranchCarry {
   /** Trials stored in chunks so far (absent: every trial is in `state`). */
   tally?: TrialTally;
   chunks?: number;
+  /** Where those chunks live (absent: under the branch workflow id, as before RUN_SCOPED_CHUNKS_PATCH). */
+  chunk_prefix?: string;
   /**
    * The optimizer's first told trials that `state.optimizer.trials` leaves out: the branch's stored
    * trials 1..told_in_store, rebuilt by the ask activity (absent: the state holds every told trial).

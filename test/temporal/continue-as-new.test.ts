@@ -80,7 +80,11 @@ describe('branchStudy continue-as-new', () => {
         expect(carried.carry!.state.trials).toEqual([]);
         expect(carried.carry!.state.stored_trials).toBeGreaterThanOrEqual(2);
         expect(carried.carry!.tally!.trials).toBe(carried.carry!.state.stored_trials);
-        const chunks = await readTrialChunks({ prefix: childId, chunks: carried.carry!.chunks! });
+        // Under the chain's first run id (RUN_SCOPED_CHUNKS_PATCH), carried across the hand-over.
+        const firstRunId = history.events![0].workflowExecutionStartedEventAttributes!.firstExecutionRunId;
+        expect(runs.map((r) => r.runId)).toContain(firstRunId);
+        expect(carried.carry!.chunk_prefix).toBe(`${childId}/${firstRunId}`);
+        const chunks = await readTrialChunks({ prefix: carried.carry!.chunk_prefix!, chunks: carried.carry!.chunks! });
         expect(chunks.flat()).toHaveLength(carried.carry!.state.stored_trials!);
         for (const trial of chunks.flat()) {
           expect(trial.candidate).toBeNull();

@@ -17,6 +17,7 @@ import {
   connectTestTemporal,
   neutralized,
   SMALL_CONFIG_YAML,
+  TINY_CONFIG_YAML,
   uniqueTaskQueue,
   withSpicaWorker,
   type TestTemporal,
@@ -59,6 +60,19 @@ describe('sweep workflow', () => {
       const child = await t.client.workflow.getHandle(branchWorkflowId(workflowId, 'disagg')).describe();
       expect(child.type).toBe('branchStudy');
       expect(child.status.name).toBe('COMPLETED');
+    });
+  });
+
+  it('a workflow id run again on the same worker and store keeps each run\'s trials apart (chunks under the run id)', async () => {
+    // `temporal workflow start --workflow-id X` twice, or two servers sharing one store: the id repeats.
+    const workflowId = `again-${taskQueue}`;
+    const first = parseConfigText(TINY_CONFIG_YAML);
+    const second = parseConfigText(TINY_CONFIG_YAML.replace('concurrency: 4', 'concurrency: 8').replace('seed: 5', 'seed: 6'));
+    const expected = await runLocalSweep(second);
+    await withSpicaWorker(t, taskQueue, async () => {
+      await (await t.client.workflow.start<typeof sweep>('sweep', { workflowId, taskQueue, args: [first] })).result();
+      const again = (await (await t.client.workflow.start<typeof sweep>('sweep', { workflowId, taskQueue, args: [second] })).result()) as SweepResult;
+      expect(neutralized(again)).toEqual(neutralized(expected));
     });
   });
 
