@@ -9,7 +9,7 @@
 // with the written files. Run after `npm run calibrate` (which rewrites the files without this block).
 // The fit also needs each row replayed once with the prefill part of every pass doubled (prefill factor
 // k = 2, nothing else), to read how TTFT and TPOT respond to k (fit.ts).
-// Options: --out DIR  --admission all|disagg|none (default all)  --dry-run  --refine N (default 0)
+// Options: --out DIR  --admission all|disagg|none (default all)  --dry-run  --refine N (default 2: the committed fits are refined twice)
 //          --verify (replay with the final fits: in-sample and 2-fold held out)
 //          --only agg|disagg (replay and refit one mode's rows and rewrite only its fields: the agg and
 //          disagg corrections are fitted apart, on their own rows, so either can be redone alone)
@@ -31,7 +31,7 @@ if (only !== undefined && only !== 'agg' && only !== 'disagg') {
   console.error(`calibrate-replay: --only must be agg or disagg (got '${only}')`);
   process.exit(2);
 }
-const refineRounds = Number(values.refine ?? 0);
+const refineRounds = Number(values.refine ?? 2);
 const admission = (values.admission ?? 'all') as AdmissionFit;
 if (!['all', 'disagg', 'none'].includes(admission)) {
   console.error(`calibrate-replay: --admission must be all, disagg or none (got '${admission}')`);
@@ -138,7 +138,7 @@ for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
     const h = heldOut.groups.find((x) => x.key === `${k}/${g}`);
     return a && h ? `${g} TTFT ${pct(a.ttftMedian)} (held-out ${pct(h.ttftMedian)}), TPOT ${pct(a.tpotMedian)} (held-out ${pct(h.tpotMedian)})` : `${g}: no rows`;
   };
-  const source = `fitted:user-path replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, prefill factor, frontend latency fitted: ${admission}, disagg latency pooled over SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
+  const source = `fitted:user-path replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, prefill factor, admission lag, frontend latency fitted: ${admission}, disagg latency pooled over SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
   const fitted = toReplayOverhead(f, source);
   if (only && !before) throw new Error(`calibrate-replay --only ${only}: ${path} has no replay block to keep the other mode's fields of`);
   // --only: this mode's fields from the fit, the other mode's kept as they are.

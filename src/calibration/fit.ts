@@ -11,12 +11,17 @@
 //   Disagg: `disaggPrefillScale` on the prefill workers' prefill-only passes (the decode workers have
 //   none), `disaggPassScale` on both pools;
 // * admissionMs d (agg) / disaggAdmissionMs (disagg): the frontend's fixed latency (replay/frontend.ts:
-//   HTTP, hand-off to the engine, first-token streaming; disagg adds the P/D handshake), adding d to TTFT.
-// Fitting uses the first-order model TTFT ≈ s·TTFT₀(k) + d, TPOT ≈ s·TPOT₀(k), where TTFT₀(k), TPOT₀(k)
+//   HTTP, hand-off to the engine, first-token streaming; disagg adds the P/D handshake), adding d to TTFT;
+// * admissionLagPasses L (agg): engine passes a request waits on a busy rank before its first scheduling
+//   (rank-scheduler.ts), adding L pass times to TTFT (and E2E) but nothing to TPOT. Measured TTFT exceeds
+//   the uncorrected replay by a roughly constant number of the engine's steps at every concurrency
+//   (SGLang ~25, TRT-LLM MLA-MoE ~16, GQA ~5, vLLM ~4): a term that grows with the step time, which d,
+//   the same at 4 clients as at 256, cannot follow. First order: L passes ≈ L · TPOT₀(k).
+// Fitting uses the first-order model TTFT ≈ s·(TTFT₀(k) + L·TPOT₀(k)) + d, TPOT ≈ s·TPOT₀(k), where TTFT₀(k), TPOT₀(k)
 // interpolate linearly between the uncorrected replay (k = 1) and one with the prefill part doubled
 // (k = 2; `ttft2`/`tpot2`), so the fit sees how k lengthens a first token's wait — more with
 // concurrency and prompt length — and the mixed passes TPOT averages. Per k: s from TPOT, d from TTFT;
-// the k with the least TTFT + TPOT error wins. A fixed latency alone overshoots light loads and
+// the (k, L) with the least TTFT + TPOT error wins (a coarse k grid × every L first, then k and L refined). A fixed latency alone overshoots light loads and
 // undershoots heavy ones (signed TTFT error +15 % at 4 clients, −20 % at 128+ before k). First order is
 // exact for s; d lowers the closed loop's load a little, which the optional refinement rounds of
 // scripts/calibrate-replay.ts absorb. Objective: median |relative error|, as reported. Groups with fewer
@@ -27,7 +32,7 @@
 // carries TTFT the pass model does not explain while dense models on the same engine need none. Never
 // per model or per row. The (sku, backend) values serve the rest — classes without an entry — so they
 // are fitted on those rows when there are `minRows` of them, else on all of the group's agg rows.
-import { replayCorrections, type ReplayOverhead } from '../hardware/perf/coefficients.js';
+import { replayCorrections, type ReplayCorrections, type ReplayOverhead } from '../hardware/perf/coefficients.js';
 import { ARCHITECTURE_CLASSES, type ArchitectureClass } from '../model/architecture-class.js';
 
 export interface RawReplay {
@@ -69,6 +74,7 @@ export interface ClassFit {
   passScale: number;
   prefillScale: number;
   admissionMs: number;
+  admissionLagPasses?: number;
   rows: number;
 }
 
@@ -76,6 +82,8 @@ export interface ReplayFit {
   passScale: number;
   prefillScale: number;
   admissionMs: number;
+  /** Agg admission lag in engine passes (absent: 0). */
+  admissionLagPasses?: number;
   disaggAdmissionMs: number;
   /** Disaggregated serving's pass scale and prefill-worker prefill factor (absent: no disagg rows). */
   disaggPassScale?: number;
@@ -139,31 +147,55 @@ export interface GroupFit {
   passScale: number;
   prefillScale: number;
   admissionMs: number;
+  admissionLagPasses: number;
 }
 
+/** Admission lags tried (engine passes): every one to 12, then every other to 40. */
+export const ADMISSION_LAGS: readonly number[] = [...steps(0, 12), ...steps(7, 20).map((i) => 2 * i)];
+
 /**
- * (s, k, d) of one group: for each k on a 0.025 grid over PREFILL_SCALE_RANGE, s from TPOT (on
- * `tpotRows`) and d from TTFT (on `ttftRows`, 0 when `withAdmission` is false); the k with the least
- * median TTFT + TPOT error wins (ties: the k closest to 1, the tables as they are).
+ * (s, k, d, L) of one group: for each k over PREFILL_SCALE_RANGE, s from TPOT (on `tpotRows`); for each
+ * admission lag L (when `withLag`), d from TTFT (on `ttftRows`, 0 when `withAdmission` is false). The
+ * (k, L) with the least median TTFT + TPOT error wins (ties: the k closest to 1, the tables as they
+ * are, then the smaller L). Searched on a 0.1 grid of k × every L of ADMISSION_LAGS first, then on a
+ * 0.025 grid of k within ±0.075 and L within ±3 of that optimum.
  */
-export function fitGroup(ttftRows: readonly RawReplay[], tpotRows: readonly RawReplay[], withAdmission: boolean, fixedK?: number): GroupFit {
-  if (ttftRows.length === 0) return { passScale: bestScale(tpotRows, fixedK ?? 1).s, prefillScale: fixedK ?? 1, admissionMs: 0 };
-  let best: GroupFit = { passScale: 1, prefillScale: 1, admissionMs: 0 };
+export function fitGroup(ttftRows: readonly RawReplay[], tpotRows: readonly RawReplay[], withAdmission: boolean, fixedK?: number, withLag = false): GroupFit {
+  if (ttftRows.length === 0) return { passScale: bestScale(tpotRows, fixedK ?? 1).s, prefillScale: fixedK ?? 1, admissionMs: 0, admissionLagPasses: 0 };
+  let best: GroupFit = { passScale: 1, prefillScale: 1, admissionMs: 0, admissionLagPasses: 0 };
   let bestErr = Infinity;
   const [lo, hi] = PREFILL_SCALE_RANGE;
-  const ks: number[] = [];
-  for (let i = 0; lo + 0.025 * i <= hi + 1e-9; i++) ks.push(Math.round((lo + 0.025 * i) * 1000) / 1000);
-  ks.sort((a, b) => Math.abs(a - 1) - Math.abs(b - 1) || a - b);
-  for (const k of fixedK !== undefined ? [fixedK] : ks) {
-    const sc = bestScale(tpotRows, k);
-    const a = (r: RawReplay): number => sc.s * ttftAt(r, k);
-    const t = withAdmission ? bestAdmission(ttftRows, a) : { d: 0, err: medianAbs(ttftRows.map((r) => Math.abs(a(r) / r.ttftMs - 1))) };
-    const err = t.err + sc.err;
-    if (err < bestErr - 1e-9) {
-      bestErr = err;
-      best = { passScale: sc.s, prefillScale: k, admissionMs: t.d };
+  const grid = (from: number, to: number, step: number): number[] => {
+    const ks: number[] = [];
+    for (let i = 0; from + step * i <= to + 1e-9; i++) ks.push(Math.round((from + step * i) * 1000) / 1000);
+    return ks.sort((a, b) => Math.abs(a - 1) - Math.abs(b - 1) || a - b);
+  };
+  const tryAt = (ks: readonly number[], lags: readonly number[]): void => {
+    for (const k of ks) {
+      const sc = bestScale(tpotRows, k);
+      for (const L of lags) {
+        const a = (r: RawReplay): number => sc.s * (ttftAt(r, k) + L * tpotAt(r, k));
+        const t = withAdmission ? bestAdmission(ttftRows, a) : { d: 0, err: medianAbs(ttftRows.map((r) => Math.abs(a(r) / r.ttftMs - 1))) };
+        const err = t.err + sc.err;
+        if (err < bestErr - 1e-9) {
+          bestErr = err;
+          best = { passScale: sc.s, prefillScale: k, admissionMs: t.d, admissionLagPasses: L };
+        }
+      }
     }
+  };
+  const lags = withLag ? ADMISSION_LAGS : [0];
+  if (fixedK !== undefined) {
+    tryAt([fixedK], lags);
+    return best;
   }
+  tryAt(grid(lo, hi, 0.1), lags);
+  const k0 = best.prefillScale;
+  const L0 = best.admissionLagPasses;
+  tryAt(
+    grid(Math.max(lo, k0 - 0.075), Math.min(hi, k0 + 0.075), 0.025),
+    withLag ? steps(Math.max(0, L0 - 3), L0 + 3) : [0],
+  );
   return best;
 }
 
@@ -181,6 +213,8 @@ export function fitReplayOverheads(
   admission: AdmissionFit = 'all',
   /** `sku/backend` keys to fit even without rows of their own (their backend's pooled values). */
   alsoKeys: readonly string[] = [],
+  /** Fit the agg admission lag (with the agg latency; false: L = 0). */
+  withLag = true,
 ): Map<string, ReplayFit> {
   const byKey = new Map<string, RawReplay[]>();
   const byBackend = new Map<string, RawReplay[]>();
@@ -209,18 +243,19 @@ export function fitReplayOverheads(
     return rest.length >= minRows ? rest : rs;
   };
   const aggFitted = admission === 'all';
+  const lag = aggFitted && withLag;
   // Aggregated and disaggregated corrections are fitted apart, each on its own rows: disaggregated
   // engines run on the kernel tables as timed (coefficients.ts disaggEngineOverhead), aggregated ones
   // on the agg fit's kernel scale, so their pass scales describe different pass models.
   // Per backend, all SKUs pooled: the fallback of groups without rows enough of their own.
   const pooled = new Map<string, GroupFit>();
-  for (const [b, rs] of byBackend) pooled.set(b, fitGroup(aggOf(rs), aggOf(rs), aggFitted));
+  for (const [b, rs] of byBackend) pooled.set(b, fitGroup(aggOf(rs), aggOf(rs), aggFitted, undefined, lag));
   const own = new Map<string, GroupFit>();
   for (const [k, rs] of byKey) {
     const agg = aggOf(rs);
-    const p = pooled.get(k.split('/')[1]) ?? { passScale: 1, prefillScale: 1, admissionMs: 0 };
+    const p = pooled.get(k.split('/')[1]) ?? { passScale: 1, prefillScale: 1, admissionMs: 0, admissionLagPasses: 0 };
     if (agg.length < minRows) own.set(k, agg.length > 0 ? { ...p, passScale: fitPassScale(agg, p.prefillScale) } : p);
-    else own.set(k, fitGroup(restOr(agg), restOr(agg), aggFitted));
+    else own.set(k, fitGroup(restOr(agg), restOr(agg), aggFitted, undefined, lag));
   }
   // Disaggregated rows are few: one (s, k, d) per backend, all SKUs pooled — s the pass scale of both
   // pools, k the prefill workers' prefill factor, d the frontend's latency (P/D handshake included).
@@ -238,14 +273,15 @@ export function fitReplayOverheads(
     const byArchitecture: Partial<Record<ArchitectureClass, ClassFit>> = {};
     for (const cls of ownClasses.get(k)!) {
       const mine = agg.filter((r) => r.arch === cls);
-      const t = fitGroup(mine, mine, aggFitted);
-      byArchitecture[cls] = { passScale: t.passScale, prefillScale: t.prefillScale, admissionMs: aggFitted ? t.admissionMs : g.admissionMs, rows: mine.length };
+      const t = fitGroup(mine, mine, aggFitted, undefined, lag);
+      byArchitecture[cls] = { passScale: t.passScale, prefillScale: t.prefillScale, admissionMs: aggFitted ? t.admissionMs : g.admissionMs, ...(t.admissionLagPasses > 0 ? { admissionLagPasses: t.admissionLagPasses } : {}), rows: mine.length };
     }
     const dg = disaggPooled.get(k.split('/')[1]);
     out.set(k, {
       passScale: g.passScale,
       prefillScale: g.prefillScale,
       admissionMs: g.admissionMs,
+      ...(g.admissionLagPasses > 0 ? { admissionLagPasses: g.admissionLagPasses } : {}),
       disaggAdmissionMs: dg?.admissionMs ?? 0,
       ...(dg ? { disaggPassScale: dg.passScale, disaggPrefillScale: dg.prefillScale } : {}),
       rows: rs.length,
@@ -256,25 +292,26 @@ export function fitReplayOverheads(
 }
 
 /** The pass scale, prefill factor and admission delay a fit applies to one row (its class's, for agg rows that have one). */
-export function correctionsFor(r: Pick<RawReplay, 'mode' | 'arch'>, f: ReplayFit): { passScale: number; prefillScale: number; admissionMs: number } {
+export function correctionsFor(r: Pick<RawReplay, 'mode' | 'arch'>, f: ReplayFit): ReplayCorrections {
   return replayCorrections(f, r.mode, r.arch);
 }
 
 /** First-order prediction of a raw replay under a fit (what the fit optimises). */
 export function predictRaw(r: RawReplay, f: ReplayFit): { ttftMs: number; tpotMs: number } {
   const c = correctionsFor(r, f);
-  return { ttftMs: c.passScale * ttftAt(r, c.prefillScale) + c.admissionMs, tpotMs: c.passScale * tpotAt(r, c.prefillScale) };
+  const tpotK = tpotAt(r, c.prefillScale);
+  return { ttftMs: c.passScale * (ttftAt(r, c.prefillScale) + c.admissionLagPasses * tpotK) + c.admissionMs, tpotMs: c.passScale * tpotK };
 }
 
 /**
  * A replay made under fit f, mapped back to raw terms — the raw replay that predictRaw would turn into
- * it: TTFT₀(k) := (TTFT − d)/s and TPOT₀(k) := TPOT/s, the k = 1 and k = 2 replays shifted alike (or,
+ * it: TTFT₀(k) := (TTFT − d)/s − L·TPOT₀(k) and TPOT₀(k) := TPOT/s, the k = 1 and k = 2 replays shifted alike (or,
  * without those, TTFT₀ := (TTFT − d)/(s·k)). The fixed-point refinement of calibrate-replay.ts.
  */
 export function unapplyFit(x: RawReplay, corrected: { ttftMs: number; tpotMs: number }, f: ReplayFit): RawReplay {
   const c = correctionsFor(x, f);
-  const ttftK = Math.max(1e-6, (corrected.ttftMs - c.admissionMs) / c.passScale);
   const tpotK = corrected.tpotMs / c.passScale;
+  const ttftK = Math.max(1e-6, (corrected.ttftMs - c.admissionMs) / c.passScale - c.admissionLagPasses * tpotK);
   if (x.ttft2 === undefined || x.tpot2 === undefined) return { ...x, ttft0: ttftK / c.prefillScale, tpot0: tpotK };
   const dT = ttftK - ttftAt(x, c.prefillScale);
   const dP = tpotK - tpotAt(x, c.prefillScale);
@@ -286,6 +323,7 @@ export function toReplayOverhead(f: ReplayFit, source: string): ReplayOverhead {
     passScale: f.passScale,
     prefillScale: f.prefillScale,
     admissionMs: f.admissionMs,
+    ...(f.admissionLagPasses ? { admissionLagPasses: f.admissionLagPasses } : {}),
     disaggAdmissionMs: f.disaggAdmissionMs,
     ...(f.disaggPassScale !== undefined ? { disaggPassScale: f.disaggPassScale } : {}),
     ...(f.disaggPrefillScale !== undefined ? { disaggPrefillScale: f.disaggPrefillScale } : {}),

@@ -143,12 +143,13 @@ export function resolveReplay(spec: ReplaySpec, opts: ResolveOptions = {}): Reso
     };
     // Disaggregated workers run on the kernel tables as timed (coefficients.ts disaggEngineOverhead).
     const perf = createEnginePerf({ model, system, backend: bd.backend, shape, quant, kvDtype, nextn, coefficientsDir: opts.coefficientsDir, mode: bd.deployment_mode });
-    // Replay-fitted corrections (src/calibration: pass scale, frontend latency), when the file has them.
+    // Replay-fitted corrections (src/calibration: pass scale, prefill factor, admission lag, frontend latency), when the file has them.
     const rc = perf.overhead.replay;
     if (rc) {
       const c = replayCorrections(rc, bd.deployment_mode, architectureClassOf(model));
       engine.passTimeScale = c.passScale;
       if (c.prefillScale !== 1) engine.prefillTimeScale = c.prefillScale;
+      if (c.admissionLagPasses > 0) engine.admissionLagPasses = c.admissionLagPasses;
       if (role !== 'decode') frontend = { ...frontend, fixedMs: c.admissionMs };
     }
     return { role, engine, perf, gpusPerWorker: gpusPerWorker(shape), replicas: group.replicas, startupTimeMs: (args.startup_time ?? 0) * 1000 };

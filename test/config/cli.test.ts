@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
+import { loadCoefficients, replayCorrections } from '../../src/hardware/perf/coefficients.js';
 import { SYSTEMS } from './fixtures.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -122,6 +123,20 @@ describe('spica explain', () => {
     writeFileSync(f, body(', kv_cache_dtype: bf16'));
     const pinned = JSON.parse((await spica('explain', f, '--json')).stdout);
     expect(pinned.branches[0].engine_defaults).toEqual({});
+  });
+
+  it('shows the fitted replay corrections each backend runs with: pass scale, prefill factor, admission lag, frontend latency', async () => {
+    const f = join(dir, 'cal.yaml');
+    writeFileSync(f, `search_space: {model_name: deepseek-ai/DeepSeek-R1, hardware_sku: b200_sxm, deployment_mode: [agg], backend: [sglang, trtllm], quantization: fp8}\nworkload: {isl: 1024, osl: 128, concurrency: 64, num_request_ratio: 1}\n`);
+    const doc = JSON.parse((await spica('explain', f, '--json')).stdout);
+    const cal = doc.branches[0].replay_calibration;
+    for (const be of ['sglang', 'trtllm'] as const) {
+      const c = replayCorrections(loadCoefficients('b200_sxm', be).file.overhead.replay!, 'agg', 'mla-moe');
+      expect(cal[be]).toEqual({ pass_scale: c.passScale, prefill_scale: c.prefillScale, admission_lag_passes: c.admissionLagPasses, frontend_ms: c.admissionMs });
+    }
+    const text = (await spica('explain', f)).stdout;
+    expect(text).toContain('replay calibration (systems/coefficients, fitted):');
+    expect(text).toMatch(/sglang: pass time x[\d.]+, prefill x[\d.]+, admission lag \d+ passes, frontend [\d.]+ ms/);
   });
 
   it('text output shows searched, pinned, dropped, expansions and predictors', async () => {

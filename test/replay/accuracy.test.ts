@@ -13,7 +13,7 @@ import { main } from '../../src/cli/main.js';
 import { configFromObject } from '../../src/config/load.js';
 import { coefficientsWith, removeCoefficients } from '../../src/calibration/coefficientsDir.js';
 import { evaluateReplayAccuracy, formatAccuracyReport, replayRow, summarise } from '../../src/calibration/evaluate.js';
-import { correctionsFor, fitReplayOverheads, predictRaw, unapplyFit, type RawReplay } from '../../src/calibration/fit.js';
+import { correctionsFor, fitReplayOverheads, predictRaw, toReplayOverhead, unapplyFit, type RawReplay } from '../../src/calibration/fit.js';
 import { rowConfig, ROW_REQUEST_RATIO } from '../../src/calibration/rowConfig.js';
 import { loadE2eRows, parseE2eRow } from '../../src/calibration/rows.js';
 import { ciSubset, foldOf, replayWork } from '../../src/calibration/subset.js';
@@ -43,8 +43,10 @@ const hasFp4 = (sku: string): boolean => Boolean(readRooflineRef(dir, sku).flops
 // the TPOT floor rises 0.5 pt on this subset while the full set's in-sample TPOT fell 8.7 → 8.2 % and
 // p90 TTFT 79 → 72 %: the faster fp8-KV decode moved the subset's TRT-LLM rows against the rest).
 // Then the first token streamed with the decode worker's first step, disagg refitted: disagg 15.5 % / 14.6 % (14 rows).
+// 2026-12-03, the admission lag in engine passes (agg; calibrate-replay --only agg, 2 refinement rounds):
+// agg 12.8 % / 8.9 % here (72 rows; b200/sglang 23.1 / 26.0 % on its 8 rows), disagg unchanged.
 const FLOORS = {
-  agg: { ttft: 0.165, tpot: 0.115 },
+  agg: { ttft: 0.135, tpot: 0.095 },
   disagg: { ttft: 0.16, tpot: 0.15 },
 };
 
@@ -114,6 +116,8 @@ describe('accuracy rows and configs (pure)', () => {
     expect(prefill.ttftMs - tok).toBeLessThan(2 * (plain.ttftMs - tok));
     expect(withFit({ byArchitecture: { 'gqa-dense': { passScale: 1, prefillScale: 2, admissionMs: 0, rows: 1 } } }).ttftMs).toBeCloseTo(prefill.ttftMs, 6);
     expect(withFit({ byArchitecture: { 'mla-moe': { passScale: 3, admissionMs: 500, rows: 1 } } }).ttftMs).toBe(plain.ttftMs);
+    // Concurrency 1: every request reaches an idle rank, which runs no passes to wait for — no lag.
+    expect(withFit({ admissionLagPasses: 20 }).ttftMs).toBe(plain.ttftMs);
     expect(withFit({ byArchitecture: { 'gqa-dense': { passScale: 2, admissionMs: 50, rows: 1 } } }).ttftMs).toBeCloseTo(scaled.ttftMs, 6);
   });
 
@@ -168,6 +172,28 @@ describe('accuracy rows and configs (pure)', () => {
     expect(fitReplayOverheads(wild, 12).get('h200_sxm/trtllm')!.prefillScale).toBeLessThanOrEqual(3);
   });
 
+  it('fits the admission lag from TTFT that grows with the step time, jointly with the latency; TPOT does not move it', () => {
+    // Truth: TPOT = 0.9·TPOT₀, TTFT = 0.9·(TTFT₀ + 12·TPOT₀) + 30 — the first scheduling 12 passes late.
+    // Step times and prompts vary independently (concurrency and prompt length), so no fixed latency
+    // stands in for the lag.
+    const raw: RawReplay[] = Array.from({ length: 40 }, (_, i) => {
+      const ttft0 = 40 + 53 * (i % 7) + 11 * i;
+      const tpot0 = 5 + 3 * ((i * 5) % 9);
+      return { id: `l${i}`, sku: 'b200_sxm', backend: 'sglang', mode: 'agg', ttft0, tpot0, ttftMs: 0.9 * (ttft0 + 12 * tpot0) + 30, tpotMs: 0.9 * tpot0 };
+    });
+    const fit = fitReplayOverheads(raw, 12).get('b200_sxm/sglang')!;
+    expect(fit).toMatchObject({ passScale: 0.9, prefillScale: 1, admissionMs: 30, admissionLagPasses: 12 });
+    expect(predictRaw(raw[9], fit).ttftMs).toBeCloseTo(raw[9].ttftMs, 9);
+    expect(unapplyFit(raw[9], predictRaw(raw[9], fit), fit).ttft0).toBeCloseTo(raw[9].ttft0, 9);
+    expect(toReplayOverhead(fit, 't').admissionLagPasses).toBe(12);
+    // withLag false: no lag is fitted.
+    const noLag = fitReplayOverheads(raw, 12, 'all', [], false).get('b200_sxm/sglang')!;
+    expect(noLag.admissionLagPasses).toBeUndefined();
+    // Rows whose TTFT carries no step-proportional excess fit no lag.
+    const plain = raw.map((r) => ({ ...r, ttftMs: 0.9 * r.ttft0 + 30 }));
+    expect(fitReplayOverheads(plain, 12).get('b200_sxm/sglang')!.admissionLagPasses).toBeUndefined();
+  });
+
   it('fits an architecture class its own corrections when it has rows enough, and applies them to agg rows only', () => {
     // Dense rows: TTFT = TTFT₀ + 10; MLA-MoE rows: TTFT = 1.1·TTFT₀ + 120, TPOT = 1.1·TPOT₀.
     const raw: RawReplay[] = [];
@@ -181,8 +207,8 @@ describe('accuracy rows and configs (pure)', () => {
     const fit = fitReplayOverheads(raw, 12).get('b200_sxm/trtllm')!;
     expect(fit.byArchitecture?.['mla-moe']).toMatchObject({ passScale: 1.1, admissionMs: 120, rows: 20 });
     expect(fit.byArchitecture?.['gqa-dense']).toMatchObject({ passScale: 1, admissionMs: 10, rows: 20 });
-    expect(correctionsFor({ mode: 'agg', arch: 'mla-moe' }, fit)).toEqual({ passScale: 1.1, prefillScale: 1, admissionMs: 120 });
-    expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, fit)).toEqual({ passScale: fit.passScale, prefillScale: 1, admissionMs: fit.disaggAdmissionMs });
+    expect(correctionsFor({ mode: 'agg', arch: 'mla-moe' }, fit)).toEqual({ passScale: 1.1, prefillScale: 1, admissionMs: 120, admissionLagPasses: 0 });
+    expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, fit)).toEqual({ passScale: fit.passScale, prefillScale: 1, admissionMs: fit.disaggAdmissionMs, admissionLagPasses: 0 });
     expect(fit.disaggPassScale).toBeUndefined(); // no disagg rows: none fitted
     expect(predictRaw(raw[1], fit).ttftMs).toBeCloseTo(raw[1].ttftMs, 9);
     // Too few rows of a class: no entry (the (sku, backend) values apply).
@@ -217,7 +243,7 @@ describe('accuracy rows and configs (pure)', () => {
     expect(b).toMatchObject({ passScale: 0.9, admissionMs: 40, disaggPassScale: 1.1, disaggPrefillScale: 1.5, disaggAdmissionMs: 150 });
     // One set per backend: the SKU without agg rows gets the same disagg values.
     expect(fits.get('h200_sxm/trtllm')).toMatchObject({ disaggPassScale: 1.1, disaggPrefillScale: 1.5, disaggAdmissionMs: 150 });
-    expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, b)).toEqual({ passScale: 1.1, prefillScale: 1.5, admissionMs: 150 });
+    expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, b)).toEqual({ passScale: 1.1, prefillScale: 1.5, admissionMs: 150, admissionLagPasses: 0 });
     expect(predictRaw(disagg[5], b).ttftMs).toBeCloseTo(disagg[5].ttftMs, 9);
     // The agg fit is the same with or without the disagg rows.
     expect(fitReplayOverheads(agg, 12).get('b200_sxm/trtllm')).toMatchObject({ passScale: b.passScale, prefillScale: b.prefillScale, admissionMs: b.admissionMs });

@@ -20,6 +20,8 @@ import { planLoadPredictor } from '../../search/loadPredictorPlan.js';
 import type { Backend } from '../../model/arch.js';
 import { resolveModel } from '../../model/catalog.js';
 import { defaultKvCacheDtype } from '../../model/kv-cache.js';
+import { architectureClassOf } from '../../model/architecture-class.js';
+import { loadCoefficients, replayCorrections } from '../../hardware/perf/coefficients.js';
 import { describeGoal, describeWorkload, loadAndPlan } from './validate.js';
 
 const usage = `Usage: spica explain <config.yaml> [--json] [options]
@@ -68,6 +70,40 @@ function engineDefaults(config: SmartSearchConfig, b: BranchDimensions): { kv_ca
   return { kv_cache_dtype: Object.fromEntries(b.backends.map((be) => [be, defaultKvCacheDtype(model, be as Backend, quant)])) };
 }
 
+/** The fitted replay corrections one backend's engines run with in this branch (coefficients.ts). */
+interface ReplayCalibration {
+  pass_scale: number;
+  prefill_scale: number;
+  /** Engine passes a request waits on a busy rank before its first scheduling (rank-scheduler.ts). */
+  admission_lag_passes: number;
+  /** The frontend's fixed latency, ms. */
+  frontend_ms: number;
+}
+
+/**
+ * Per backend of the branch, the replay corrections its coefficient file applies to this model's
+ * architecture class (`overhead.replay`, fitted by `npm run calibrate`): what the replay adds to the
+ * pass model, so a user sees the admission lag and frontend latency behind a TTFT. Backends without
+ * a coefficient file (or without a replay block) are left out.
+ */
+function replayCalibration(config: SmartSearchConfig, b: BranchDimensions): Record<string, ReplayCalibration> {
+  const s = config.search_space;
+  const arch = architectureClassOf(resolveModel(s.model_name));
+  const out: Record<string, ReplayCalibration> = {};
+  for (const be of b.backends) {
+    let rc;
+    try {
+      rc = loadCoefficients(s.hardware_sku, be as Backend).file.overhead.replay;
+    } catch {
+      continue; // NoPerfDatabase: the preflight reports it where it matters
+    }
+    if (!rc) continue;
+    const c = replayCorrections(rc, b.deployment_mode as 'agg' | 'disagg', arch);
+    out[be] = { pass_scale: c.passScale, prefill_scale: c.prefillScale, admission_lag_passes: c.admissionLagPasses, frontend_ms: c.admissionMs };
+  }
+  return out;
+}
+
 export function explainJson(
   config: SmartSearchConfig,
   branches: BranchDimensions[],
@@ -85,6 +121,7 @@ export function explainJson(
         dropped: b.dropped,
         composites: keptComposites(config, b),
         engine_defaults: engineDefaults(config, b),
+        replay_calibration: replayCalibration(config, b),
         load_predictor: {
           reason: lp.reason,
           intervals_seconds: lp.intervals_seconds,
@@ -111,6 +148,12 @@ function explainText(path: string, config: SmartSearchConfig, doc: ReturnType<ty
     for (const [k, v] of Object.entries(b.pinned)) out.push(`    ${k} = ${fmt(v)}`);
     const kv = b.engine_defaults.kv_cache_dtype;
     if (kv) out.push(`    kv_cache_dtype (unset: each backend's default for this checkpoint) = ${Object.entries(kv).map(([be, d]) => `${be} ${d}`).join(', ')}`);
+    const cal = Object.entries(b.replay_calibration);
+    if (cal.length > 0) {
+      out.push('  replay calibration (systems/coefficients, fitted):');
+      for (const [be, c] of cal)
+        out.push(`    ${be}: pass time x${c.pass_scale}, prefill x${c.prefill_scale}, admission lag ${c.admission_lag_passes} passes, frontend ${c.frontend_ms} ms`);
+    }
     out.push(`  dropped (${b.dropped.length}):`);
     for (const d of b.dropped) out.push(`    ${d.name}: ${d.rule}`);
     out.push('  composite expansions:');

@@ -51,6 +51,15 @@ export const replayOverheadSchema = z.object({
    * the engine, first-token streaming; tokenisation is modelled apart), added to every request's TTFT.
    */
   admissionMs: z.number().nonnegative(),
+  /**
+   * Aggregated serving: engine passes a request waits from reaching a busy rank to its first scheduling
+   * (rank-scheduler.ts; absent: 0). It makes TTFT (and E2E, not TPOT) grow with the engine's own step
+   * time: the measured TTFT exceeds the uncorrected replay's by a roughly constant number of decode
+   * steps at every concurrency (SGLang ~25, TRT-LLM MLA-MoE ~16, GQA ~5, vLLM ~4), which a fixed
+   * latency cannot follow. Fitted jointly with the other corrections; not an engine setting a user
+   * writes (the engines' stream intervals do not cause it: SGLang and TRT-LLM send the first token at once).
+   */
+  admissionLagPasses: z.number().int().nonnegative().optional(),
   /** The same for disaggregated serving (includes the P/D handshake and routing), ms. */
   disaggAdmissionMs: z.number().nonnegative(),
   /**
@@ -70,7 +79,7 @@ export const replayOverheadSchema = z.object({
    * and admission delay where the class had enough rows to fit them; other classes and disaggregated
    * serving use the values above.
    */
-  byArchitecture: z.partialRecord(z.enum(ARCHITECTURE_CLASSES), z.object({ passScale: z.number().positive(), prefillScale: z.number().positive().optional(), admissionMs: z.number().nonnegative(), rows: z.number().int().nonnegative() })).optional(),
+  byArchitecture: z.partialRecord(z.enum(ARCHITECTURE_CLASSES), z.object({ passScale: z.number().positive(), prefillScale: z.number().positive().optional(), admissionMs: z.number().nonnegative(), admissionLagPasses: z.number().int().nonnegative().optional(), rows: z.number().int().nonnegative() })).optional(),
   /** Provenance: fitted rows, folds and held-out errors. */
   source: z.string(),
   rows: z.number().int().nonnegative(),
@@ -83,16 +92,25 @@ export type ReplayOverhead = z.infer<typeof replayOverheadSchema>;
  * values where the class has an entry, else the (sku, backend) ones.
  */
 export function replayCorrections(
-  o: Pick<ReplayOverhead, 'passScale' | 'prefillScale' | 'admissionMs' | 'disaggAdmissionMs' | 'disaggPassScale' | 'disaggPrefillScale' | 'byArchitecture'>,
+  o: Pick<ReplayOverhead, 'passScale' | 'prefillScale' | 'admissionMs' | 'admissionLagPasses' | 'disaggAdmissionMs' | 'disaggPassScale' | 'disaggPrefillScale' | 'byArchitecture'>,
   mode: 'agg' | 'disagg',
   arch?: ArchitectureClass,
-): { passScale: number; prefillScale: number; admissionMs: number } {
+): ReplayCorrections {
   // Disaggregated engines run unmixed batches on the kernel tables as timed (disaggEngineOverhead): the
   // agg-fitted pass scale and prefill factor, fitted on top of the agg kernel scale, do not apply.
-  if (mode === 'disagg') return { passScale: o.disaggPassScale ?? o.passScale, prefillScale: o.disaggPrefillScale ?? 1, admissionMs: o.disaggAdmissionMs };
+  if (mode === 'disagg') return { passScale: o.disaggPassScale ?? o.passScale, prefillScale: o.disaggPrefillScale ?? 1, admissionMs: o.disaggAdmissionMs, admissionLagPasses: 0 };
   const own = arch ? o.byArchitecture?.[arch] : undefined;
-  if (own) return { passScale: own.passScale, prefillScale: own.prefillScale ?? 1, admissionMs: own.admissionMs };
-  return { passScale: o.passScale, prefillScale: o.prefillScale ?? 1, admissionMs: o.admissionMs };
+  if (own) return { passScale: own.passScale, prefillScale: own.prefillScale ?? 1, admissionMs: own.admissionMs, admissionLagPasses: own.admissionLagPasses ?? 0 };
+  return { passScale: o.passScale, prefillScale: o.prefillScale ?? 1, admissionMs: o.admissionMs, admissionLagPasses: o.admissionLagPasses ?? 0 };
+}
+
+/** The corrections one engine runs with (replayCorrections). */
+export interface ReplayCorrections {
+  passScale: number;
+  prefillScale: number;
+  admissionMs: number;
+  /** Agg only (0 in disaggregated serving). */
+  admissionLagPasses: number;
 }
 
 /** Per-pass overheads not in the kernel tables (fitted from e2e/silicon_dev.csv, see calibrate). */

@@ -28,6 +28,12 @@ export interface EngineConfig {
    * applied before passTimeScale; absent = 1.
    */
   prefillTimeScale?: number;
+  /**
+   * Engine passes a request waits on this rank, from reaching it to its first scheduling, while the
+   * rank is busy (replay calibration, `overhead.replay.admissionLagPasses`; absent = 0). An idle rank
+   * runs no passes and takes the request at once. Fitted, see coefficients.ts.
+   */
+  admissionLagPasses?: number;
 }
 
 /**

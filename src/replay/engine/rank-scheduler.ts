@@ -18,6 +18,8 @@
 //   (Without this, an over-committed rank livelocked: a preempted request's recompute needed two chunks,
 //   the second never fitted, and the rank re-prefilled the first forever.) Reuse is block-granular like
 //   vLLM's here, and no 0.88 memory fraction is applied (the capacity given is used as is).
+// All backends: with a fitted admission lag L (EngineConfig.admissionLagPasses), a request reaching a busy
+//   rank is admitted no earlier than L of its passes later (FIFO; an idle rank admits at once).
 // TRT-LLM: vLLM's loop with GUARANTEED_NO_EVICT admission — a request is admitted only if blocks for its
 //   whole prompt + output fit now; they are reserved up front, so running requests are never preempted.
 import type { PassWork } from '../../hardware/pass.js';
@@ -75,6 +77,9 @@ export class RankScheduler {
   newTokenRatio = SGLANG_INIT_NEW_TOKEN_RATIO;
 
   private readonly leaving: SimRequest[] = [];
+  /** Passes this rank has run (the clock of the admission lag). */
+  private passes = 0;
+  private readonly lagPasses: number;
   private readonly bs: number;
   private readonly tokensPerStep: number;
   private readonly lookahead: number;
@@ -89,6 +94,7 @@ export class RankScheduler {
     this.host = cfg.hostTier && cfg.hostTier.numBlocks > 0 ? new HostTier(cfg.hostTier, listener ? (h, p) => listener.onHostChange(h, p) : null) : null;
     this.tokensPerStep = mtpTokensPerStep(cfg.nextn);
     this.lookahead = cfg.nextn;
+    this.lagPasses = cfg.admissionLagPasses ?? 0;
   }
 
   hasWork(): boolean {
@@ -111,6 +117,7 @@ export class RankScheduler {
     this.pendingPrefillTokens += Math.max(0, req.prefillTarget - req.computed);
     this.activeRequests++;
     req.scheduled = 0;
+    req.admitAtPass = this.passes + this.lagPasses;
     this.waiting.push(req);
   }
 
@@ -254,6 +261,9 @@ export class RankScheduler {
     if (sg) for (const r of this.running) reserved += this.sglangMaxNew(r) * this.newTokenRatio;
     while (budget > 0 && this.running.length < this.cfg.maxNumSeqs && this.waiting.size > 0) {
       const req = this.waiting.peek()!;
+      // Admission lag: a busy rank takes the request only after `lagPasses` of its passes (FIFO with one
+      // lag, so no later request is due either); an idle rank runs no passes and takes it at once.
+      if (req.admitAtPass > this.passes && this.running.length > 0) break;
       // Its tokens so far plus the next one can never fit this rank: reject instead of thrashing.
       if (Math.ceil((req.known + 1 + this.lookahead) / bs) > cache.capacityBlocks) {
         this.waiting.shift();
@@ -390,6 +400,7 @@ export class RankScheduler {
 
   /** Applies the pass that just ended: computed tokens, cache registration, emissions, completions. */
   finishPass(nowMs: number): void {
+    this.passes++;
     const sched = this.sched;
     const bs = this.bs;
     const cache = this.cache;

@@ -31,6 +31,8 @@ export class SimRequest {
   readyAtMs = 0;
   /** Blocks the request got back from G2 when admitted after a restore. */
   restoredBlocks = 0;
+  /** The rank's pass count from which the request may be admitted (EngineConfig.admissionLagPasses). */
+  admitAtPass = 0;
   /** MTP fractional-token accumulator. */
   mtpCarry = 0;
 
