@@ -138,7 +138,7 @@ for (const [k, f] of [...fit].sort(([a], [b]) => a.localeCompare(b))) {
     const h = heldOut.groups.find((x) => x.key === `${k}/${g}`);
     return a && h ? `${g} TTFT ${pct(a.ttftMedian)} (held-out ${pct(h.ttftMedian)}), TPOT ${pct(a.tpotMedian)} (held-out ${pct(h.tpotMedian)})` : `${g}: no rows`;
   };
-  const source = `fitted:user-path replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, prefill factor, admission lag, frontend latency fitted: ${admission}, disagg latency pooled over SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
+  const source = `fitted:user-path replay of e2e/silicon_dev.csv rows of ${k} (${f.rows} rows; pass scale, prefill factor, admission lag, frontend latency fitted: ${admission}, disagg prefill factor and latency pooled over backends and SKUs) by scripts/calibrate-replay.ts at ${new Date().toISOString()}; first-order median |rel err| ${mine('agg')}; ${mine('disagg')}`;
   const fitted = toReplayOverhead(f, source);
   if (only && !before) throw new Error(`calibrate-replay --only ${only}: ${path} has no replay block to keep the other mode's fields of`);
   // --only: this mode's fields from the fit, the other mode's kept as they are.

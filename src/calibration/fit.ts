@@ -257,14 +257,22 @@ export function fitReplayOverheads(
     if (agg.length < minRows) own.set(k, agg.length > 0 ? { ...p, passScale: fitPassScale(agg, p.prefillScale) } : p);
     else own.set(k, fitGroup(restOr(agg), restOr(agg), aggFitted, undefined, lag));
   }
-  // Disaggregated rows are few: one (s, k, d) per backend, all SKUs pooled — s the pass scale of both
-  // pools, k the prefill workers' prefill factor, d the frontend's latency (P/D handshake included).
-  // (Per SKU the median fit would follow whichever deployment style has the most rows: B200 TRT-LLM's
-  // 13 rows split 7 TP decode rows measured at 0.6× the tables against 6 attention-DP ones at 1.1×.)
+  // Disaggregated rows are few: the prefill workers' prefill factor k and the frontend's latency d (P/D
+  // handshake included) are fitted on all disagg rows together, backends and SKUs pooled, and only the
+  // pass scale s of both pools per backend (from TPOT, which pins it with few rows). Three parameters
+  // per backend followed a fold's handful of rows: fitted on one half of the 28 rows, SGLang's k ran
+  // 0.875 on one and 1.975 on the other, TRT-LLM's d 39 and 967 ms (held-out TTFT 45 %, first order;
+  // k and d pooled: 23 %). (Per SKU the median fit would follow whichever deployment style has the most
+  // rows: B200 TRT-LLM's 13 rows split 7 TP decode rows measured at 0.6× the tables against 6
+  // attention-DP ones at 1.1×.)
   const disaggPooled = new Map<string, GroupFit>();
-  for (const [b, rs] of byBackend) {
-    const d = rs.filter((r) => r.mode === 'disagg');
-    if (d.length > 0) disaggPooled.set(b, fitGroup(d, d, admission !== 'none'));
+  const disaggRows = rows.filter((r) => r.mode === 'disagg');
+  if (disaggRows.length > 0) {
+    const shared = fitGroup(disaggRows, disaggRows, admission !== 'none');
+    for (const [b, rs] of byBackend) {
+      const d = rs.filter((r) => r.mode === 'disagg');
+      if (d.length > 0) disaggPooled.set(b, { ...fitGroup(d, d, false, shared.prefillScale), admissionMs: shared.admissionMs });
+    }
   }
   const out = new Map<string, ReplayFit>();
   for (const [k, rs] of byKey) {
