@@ -7,7 +7,9 @@
 // which are the branch's stored trials 1..count (workflows/compact-trial.ts carryToldTrials). The
 // activity rebuilds them from the trial chunks exactly as the loop told them (toldTrial), keeping
 // the rebuilt history per worker process so each ask only tells the trials stored since the last.
-import type { OptimizerState, StoredTrial } from '../src/search/optimizer/optimizer.js';
+import type { AnalyticPrior, OptimizerState, StoredTrial } from '../src/search/optimizer/optimizer.js';
+import type { BranchMaterializer } from '../src/search/study/materialize.js';
+import { analyticPrior } from './analytic-prior.js';
 import { restoreOptimizer } from '../src/search/optimizer/optimizer.js';
 import type { Point } from '../src/search/optimizer/space.js';
 import { toldTrial } from '../src/search/study/branchStudy.js';
@@ -28,11 +30,22 @@ export interface AskOptimizerResult {
   state: AskedOptimizerState;
 }
 
+// One prior per branch materializer (cachedSweepPlan keeps those per config): its pool memo serves every ask.
+const priors = new WeakMap<object, AnalyticPrior | null>();
+
+function branchPrior(context: BranchContext, materializer: BranchMaterializer): AnalyticPrior | null {
+  if (!priors.has(materializer)) priors.set(materializer, analyticPrior(context.config, materializer));
+  return priors.get(materializer)!;
+}
+
 export function askOptimizerPure(input: { state: OptimizerState; n: number; context?: BranchContext }): AskOptimizerResult {
   const materializer = input.context ? branchMaterializer(input.context) : null;
+  const prior = materializer && input.state.prior_mean ? branchPrior(input.context!, materializer) : null;
   const opt = restoreOptimizer(
     input.state,
-    materializer ? { project: (p) => materializer.projectPoint(p), lowCorners: (p) => materializer.lowCorners(p) } : {},
+    materializer
+      ? { project: (p) => materializer.projectPoint(p), lowCorners: (p) => materializer.lowCorners(p), ...(prior ? { prior } : {}) }
+      : {},
   );
   const points = opt.ask(input.n);
   const { trials: _told, ...state } = opt.state();

@@ -10,6 +10,7 @@ import { runSweepLocal, type CandidateEvaluator, type LocalSweepOptions } from '
 import type { SweepResult } from '../src/search/sweepResult.js';
 import { replayPool } from './replay-pool.js';
 import { traceInputsFor } from './sweep-inputs.js';
+import { analyticPrior } from './analytic-prior.js';
 
 export function localEvaluator(config: SmartSearchConfig, traceSha256: string | null): CandidateEvaluator {
   const ctx = { config, traceSha256 };
@@ -26,5 +27,10 @@ export async function runLocalSweep(
   opts: Pick<LocalSweepOptions, 'sweepId' | 'onProgress' | 'shouldStop'> = {},
 ): Promise<SweepResult> {
   const trace = traceInputsFor(config);
-  return runSweepLocal(config, { ...opts, evaluator: localEvaluator(config, trace.traceSha256), traceRequests: trace.traceRequests });
+  return runSweepLocal(config, {
+    ...opts,
+    evaluator: localEvaluator(config, trace.traceSha256),
+    traceRequests: trace.traceRequests,
+    prior: (branch) => analyticPrior(config, branch.materializer),
+  });
 }

@@ -12,6 +12,7 @@ import { goalObjectives, OBJECTIVE_DIRECTION } from '../src/search/goal.js';
 import { hypervolume, paretoFrontIndices } from '../src/search/pareto.js';
 import { runSweepLocal } from '../src/search/runSweepLocal.js';
 import type { CandidateRow, SweepResult } from '../src/search/sweepResult.js';
+import { analyticPrior } from '../activities/analytic-prior.js';
 import { enumerateProblem } from './sweeper-exact.js';
 import { problemConfig, type ReplayMemo } from './sweeper-memo.js';
 import { BENCH_PROBLEMS, type BenchProblem } from './sweeper-problems.js';
@@ -64,6 +65,8 @@ async function run1(problem: BenchProblem, memo: ReplayMemo, modes: string[], al
       traceRequests: memo.trace.traceRequests,
       onProgress: (_m, n) => (done = n),
       shouldStop: () => done >= trials,
+      // What a user's sweep has (spica sweep --local and the ask activity build the same prior).
+      prior: (branch) => analyticPrior(cfg, branch.materializer),
     });
     lists.push(r.candidates.slice(0, trials));
   }

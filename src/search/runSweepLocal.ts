@@ -10,6 +10,7 @@ import type { RunnerCapabilities } from './providers/capabilities.js';
 import { planSweep, type PlannedBranch, type SweepPlanOptions } from './sweepPlan.js';
 import type { SweepResult } from './sweepResult.js';
 import type { EvalOutcome } from './trial.js';
+import type { AnalyticPrior } from './optimizer/optimizer.js';
 
 export interface CandidateEvaluator {
   /** Replays one wave of candidates; outcomes in input order. */
@@ -27,6 +28,8 @@ export interface LocalSweepOptions extends SweepPlanOptions {
   /** Progress callback after every wave (trials so far per branch). */
   onProgress?: (mode: string, trials: number) => void;
   shouldStop?: () => boolean;
+  /** The branch's analytic prior for the optimizer (activities/analytic-prior.ts), or null for none. */
+  prior?: (branch: PlannedBranch) => AnalyticPrior | null;
 }
 
 export async function runSweepLocal(config: SmartSearchConfig, opts: LocalSweepOptions): Promise<SweepResult> {
@@ -36,6 +39,7 @@ export async function runSweepLocal(config: SmartSearchConfig, opts: LocalSweepO
   }
   const outcomes: BranchOutcome[] = [];
   for (const branch of plan.branches) {
+    const prior = opts.prior?.(branch) ?? null;
     const hooks: StudyHooks = {
       shouldStop: opts.shouldStop,
       afterWave: (s) => opts.onProgress?.(branch.plan.deployment_mode, s.trials.length),
@@ -46,6 +50,7 @@ export async function runSweepLocal(config: SmartSearchConfig, opts: LocalSweepO
         materialize: async (points) => points.map((p) => branch.materializer.materialize(p)),
         project: (p) => branch.materializer.projectPoint(p),
         lowCorners: (p) => branch.materializer.lowCorners(p),
+        ...(prior ? { prior } : {}),
         evaluate: (cands) => opts.evaluator.evaluate(cands, branch),
       },
       hooks,

@@ -174,6 +174,10 @@ export function planSweep(config: SmartSearchConfig, opts: SweepPlanOptions = {}
       objectives,
       goal,
       settings,
+      analytic_prior: true,
+      shape_dimensions: branch.dimensions
+        .filter((d) => d.name === 'backend' || (latentByMode[branch.deployment_mode] ?? []).some((f) => f.name === d.name))
+        .map((d) => d.name),
     };
     branches.push({ plan, materializer, pool });
   }

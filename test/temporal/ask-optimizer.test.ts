@@ -6,12 +6,15 @@ import { ApplicationFailure } from '@temporalio/common';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { askOptimizer } from '../../activities/ask-optimizer.js';
+import { askOptimizer, askOptimizerPure } from '../../activities/ask-optimizer.js';
+import { analyticPrior } from '../../activities/analytic-prior.js';
+import { parseConfigText } from '../../src/config/load.js';
+import { planSweep } from '../../src/search/sweepPlan.js';
 import { recallTrials, storeTrialChunk } from '../../activities/trial-chunks.js';
 import { carryToldTrials, compactTrial, scoringMetricKeys } from '../../workflows/compact-trial.js';
 import type { ProjectionRecord } from '../../src/search/sweepResult.js';
 import type { StudyState } from '../../src/search/study/branchStudy.js';
-import { createOptimizer } from '../../src/search/optimizer/optimizer.js';
+import { createOptimizer, restoreOptimizer } from '../../src/search/optimizer/optimizer.js';
 import type { Point } from '../../src/search/optimizer/space.js';
 import { runBranchStudy, type StudyPorts } from '../../src/search/study/branchStudy.js';
 import type { MaterializedCandidate } from '../../src/search/study/materialize.js';
@@ -155,5 +158,47 @@ describe('askOptimizer local activity', () => {
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect((err as ApplicationFailure).nonRetryable).toBe(true);
     expect((err as ApplicationFailure).message).toMatch(/optimizer state/);
+  });
+});
+
+describe('askOptimizer with the analytic prior', () => {
+  const yaml = `
+search_space:
+  model_name: Qwen/Qwen3-30B-A3B
+  hardware_sku: h200_sxm
+  gpu_budget: 8
+  deployment_mode: [disagg]
+  backend: [vllm, sglang]
+  prefill_max_num_batched_tokens: [8192, 16384]
+  decode_max_num_seqs: [256, 1024]
+  router_mode: [round_robin]
+  planner_scaling_policy: [disabled]
+workload: {isl: 1024, osl: 128, concurrency: 32, num_request_ratio: 2}
+goal: {target: throughput_per_gpu}
+sweep: {policy: rapid, seed: 3}
+`;
+
+  it('asks exactly what the in-process loop asks with the branch prior, and the prior is used', async () => {
+    const config = parseConfigText(yaml, { sourceName: 'prior' });
+    const branch = planSweep(config).branches[0];
+    expect(branch.plan.analytic_prior).toBe(true);
+    expect(branch.plan.shape_dimensions).toContain('backend');
+    const m = branch.materializer;
+    const runtime = { project: (p: Point) => m.projectPoint(p), lowCorners: (p: Point) => m.lowCorners(p) };
+    const prior = analyticPrior(config, m)!;
+    const opt = createOptimizer(
+      { space: branch.plan.dimensions, algorithm: 'bayesian', objectives: branch.plan.objectives, seed: 3, priorMean: true, shapeDimensions: branch.plan.shape_dimensions },
+      { ...runtime, prior },
+    );
+    // Told values that follow the prior loosely (so its mean gets weight and visibly moves the asks).
+    const asked = opt.ask(12);
+    const est = prior(asked);
+    opt.tell(asked.map((p, i) => ({ point: p, values: { throughput_per_gpu: (est[i]?.[0] ?? 100) * (0.7 + 0.1 * (i % 4)) }, feasible: true })));
+    const state = opt.state();
+    const viaActivity = askOptimizerPure({ state, n: 8, context: { config, mode: 'disagg', traceSha256: null } });
+    const inProcess = restoreOptimizer(state, { ...runtime, prior });
+    expect(viaActivity.points).toEqual(inProcess.ask(8));
+    const { prior_mean: _p, ...withoutPrior } = state;
+    expect(askOptimizerPure({ state: withoutPrior, n: 8, context: { config, mode: 'disagg', traceSha256: null } }).points).not.toEqual(viaActivity.points);
   });
 });

@@ -10,6 +10,9 @@
 // candidates (the incumbent's single-coordinate neighbours): the best fantasy-conditioned UCB among
 // them. Global UCB alone kept missing one-knob improvements of the incumbent whose predicted mean
 // was only slightly above it (e.g. the one change that leaves a 1-GPU corner optimum).
+// With shape groups (the candidates' parallel shapes), a batch takes at most SHAPE_CAP picks of one
+// shape while others remain: the fantasies barely lower the UCB of a shape's engine-knob variants
+// (the knobs matter little), so a round used to spend 6+ of 16 points on one shape.
 // Multi-objective — per-objective GPs combined by random hypervolume scalarizations (Golovin &
 // Zhang 2020): each batch point draws weights w on the positive unit sphere and maximizes
 // s_w(x) = minᵢ max(0, UCBᵢ(x) − rᵢ)/wᵢ, with UCB taken from the fantasy-conditioned variance
@@ -26,6 +29,13 @@ export interface BatchRequest {
   /** 1 for candidates in the trust region around the incumbent (single-objective local picks). */
   local?: Uint8Array;
   count: number;
+  /**
+   * Per candidate, its parallel-shape group (candidates that differ only in engine, router or planner
+   * knobs share one), or null: single-objective batches take at most `groupCap` picks per group
+   * while candidates of other groups remain.
+   */
+  groups?: Int32Array | null;
+  groupCap?: number;
   beta: number;
   /** Per objective, the hypervolume reference in standardized units (multi-objective only). */
   reference: readonly number[];
@@ -81,8 +91,16 @@ function selectUcbPe(req: BatchRequest): number[] {
   // Shift UCB to ≥ 0 so multiplying by p(x) ranks consistently.
   const first = argmax((i) => (p ? p[i] * (ucb[i] - minUcb) : ucb[i]), size, () => true);
   if (first < 0) return picks;
-  picks.push(first);
-  taken[first] = 1;
+  const groups = req.groups ?? null;
+  const cap = req.groupCap ?? Infinity;
+  const perGroup = new Map<number, number>();
+  const full = (i: number): boolean => groups !== null && (perGroup.get(groups[i]) ?? 0) >= cap;
+  const take = (i: number): void => {
+    picks.push(i);
+    taken[i] = 1;
+    if (groups) perGroup.set(groups[i], (perGroup.get(groups[i]) ?? 0) + 1);
+  };
+  take(first);
   while (picks.length < Math.min(req.count, size)) {
     b.addFantasy(req.encoded[picks[picks.length - 1]]);
     // Pure exploration inside the relevant region; leaving it costs REGION_PENALTY per unit of
@@ -93,21 +111,20 @@ function selectUcbPe(req: BatchRequest): number[] {
       const next = argmax(
         (i) => (p ? p[i] : 1) * (b.mean[i] + req.beta * Math.sqrt(b.variance[i]) - minUcb),
         size,
-        (i) => !taken[i] && local[i] === 1,
+        (i) => !taken[i] && local[i] === 1 && !full(i),
       );
       if (next >= 0) {
-        picks.push(next);
-        taken[next] = 1;
+        take(next);
         continue;
       }
     }
     const score = exploit
       ? (i: number): number => (p ? p[i] : 1) * (b.mean[i] + req.beta * Math.sqrt(b.variance[i]) - minUcb)
       : (i: number): number => (p ? p[i] : 1) * Math.sqrt(b.variance[i]) - REGION_PENALTY * Math.max(0, threshold - regionUcb[i]);
-    const next = argmax(score, size, (i) => !taken[i]);
+    let next = argmax(score, size, (i) => !taken[i] && !full(i));
+    if (next < 0) next = argmax(score, size, (i) => !taken[i]);
     if (next < 0) break;
-    picks.push(next);
-    taken[next] = 1;
+    take(next);
   }
   return picks;
 }

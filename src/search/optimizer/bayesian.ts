@@ -9,7 +9,7 @@ import { coordinateNeighbourhood } from './neighbourhood.js';
 import { FantasyBelief } from './fantasy.js';
 import { fitFeasibility } from './feasibility.js';
 import { GpPosterior, defaultHyper, fitHyper } from './gp.js';
-import type { AskContext, Projector, StoredTrial } from './optimizer.js';
+import type { AnalyticPrior, AskContext, Objective, Projector, StoredTrial } from './optimizer.js';
 import type { PointMemo } from './point-memo.js';
 import { finiteSize, pointKey, restrictToSpace, type Dimension, type Point } from './space.js';
 import { selectObservations } from './subset.js';
@@ -45,6 +45,8 @@ export const BAYESIAN_DEFAULTS = {
 
 /** With a projector: candidates wanted per requested point before the set is topped up, and uniform draws per point to top it up with. */
 const TOP_UP_FACTOR = 4;
+/** Picks of one parallel shape per batch while other shapes remain (acquisition.ts). */
+const SHAPE_CAP = 2;
 const TOP_UP_TRIES = 64;
 
 export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): Point[] {
@@ -76,7 +78,12 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   // by refitGrowth since the last fit, which keeps a late ask at a few hundred observations cheap.
   const refit = s.hyper.length !== s.objectives.length || s.fittedOn === undefined || modelled.length >= s.fittedOn * (1 + cfg.refitGrowth);
   if (refit) s.fittedOn = modelled.length;
-  const gps = z.map((zo, oi) => {
+  // The analytic prior (when the branch has one and this optimizer asks with it): per objective a
+  // linear map of the estimate onto the standardized observations, m(x) = a + b·prior(x), b ≥ 0; the
+  // GP models the residuals z − m and the acquisition adds m back (a GP with prior mean m).
+  const prior = s.prior_mean && ctx.prior ? priorMeans(ctx.prior, s.objectives, modelled.map((t) => t.p), z) : null;
+  const gps = z.map((zo0, oi) => {
+    const zo = prior ? zo0.map((v, i) => v - prior.observed[oi][i]) : zo0;
     const idx = selectObservations(x.length, cfg.gpCap, zo);
     const fitIdx = selectObservations(idx.length, cfg.fitCap, idx.map((i) => zo[i])).map((j) => idx[j]);
     const warm = s.hyper[oi];
@@ -146,11 +153,31 @@ export function bayesianAsk(ctx: AskContext, k: number, design: () => Point[]): 
   const local = Uint8Array.from(keys, (key) => (localKeys.has(key) ? 1 : 0));
   const encoded = points.map((p) => codec.encode(p));
   const beliefs = gps.map((gp) => new FantasyBelief(gp, encoded));
+  if (prior) {
+    const at = prior.at(points);
+    beliefs.forEach((b, oi) => {
+      for (let i = 0; i < b.size; i++) b.mean[i] += at[oi][i];
+    });
+  }
   for (const p of s.pending) {
     const e = memo.encode(p);
     for (const b of beliefs) b.addFantasy(e);
   }
+  // Parallel-shape groups of the candidates (see acquisition.ts), for optimizers that know the shape dimensions.
+  const shapeDims = s.shape ? s.space.filter((d) => s.shape!.includes(d.name)) : [];
+  const groupIds = new Map<string, number>();
+  const groups =
+    shapeDims.length > 0
+      ? Int32Array.from(points, (q) => {
+          const key = pointKey(shapeDims, q);
+          let g = groupIds.get(key);
+          if (g === undefined) groupIds.set(key, (g = groupIds.size));
+          return g;
+        })
+      : null;
   const picks = selectBatch({
+    groups,
+    groupCap: SHAPE_CAP,
     beliefs,
     encoded,
     feasibility: feasibility ? feasibility.probability(encoded) : null,
@@ -207,4 +234,33 @@ function anchorsOf(points: readonly Point[], z: readonly number[][], count: numb
   const front = paretoFrontIndices(vectors, z.map(() => 'max' as const));
   if (front.length <= count) return front.map((i) => points[i]);
   return Array.from({ length: count }, (_, k) => points[front[Math.floor((k * front.length) / count)]]);
+}
+
+/** Per objective, the prior mean at the observations and a function giving it at any points (see bayesianAsk). */
+function priorMeans(
+  prior: AnalyticPrior,
+  objectives: readonly Objective[],
+  observed: readonly Point[],
+  z: readonly number[][],
+): { observed: number[][]; at: (points: readonly Point[]) => number[][] } {
+  const signed = (values: (number[] | null)[]): (number | null)[][] =>
+    objectives.map((o, oi) => values.map((v) => (v && Number.isFinite(v[oi]) ? (o.direction === 'max' ? v[oi] : -v[oi]) : null)));
+  const q = signed(prior(observed as Point[]));
+  const maps = objectives.map((_, oi) => {
+    const pairs = q[oi].flatMap((v, i) => (v === null ? [] : [[v, z[oi][i]] as const]));
+    if (pairs.length < 2) return { a: 0, b: 0, fill: 0 };
+    const mq = pairs.reduce((s, [v]) => s + v, 0) / pairs.length;
+    const mz = pairs.reduce((s, [, y]) => s + y, 0) / pairs.length;
+    let cov = 0;
+    let vq = 0;
+    for (const [v, y] of pairs) {
+      cov += (v - mq) * (y - mz);
+      vq += (v - mq) ** 2;
+    }
+    const b = vq > 0 ? Math.max(0, cov / vq) : 0;
+    // A point without an estimate gets the mean of those with one.
+    return { a: mz - b * mq, b, fill: mq };
+  });
+  const apply = (qs: (number | null)[][]): number[][] => qs.map((col, oi) => col.map((v) => maps[oi].a + maps[oi].b * (v ?? maps[oi].fill)));
+  return { observed: apply(q), at: (points) => apply(signed(prior(points as Point[]))) };
 }

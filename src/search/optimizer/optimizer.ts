@@ -24,6 +24,13 @@ export interface OptimizerOptions {
   seed: number;
   /** Asked first, in order (e.g. the seed's feature defaults), before any design point. */
   initialPoints?: Point[];
+  /** Model the objectives around the runtime's analytic prior (OptimizerRuntime.prior) when it has one. */
+  priorMean?: boolean;
+  /**
+   * The dimensions that make a candidate's parallel shape (latent parallel features, backend): a batch
+   * spreads over shapes (OptimizerState.shape).
+   */
+  shapeDimensions?: string[];
 }
 
 /**
@@ -33,6 +40,13 @@ export interface OptimizerOptions {
  * different or missing projector gives different asks).
  */
 export type Projector = (p: Point) => Point;
+
+/**
+ * An analytic estimate of each point's raw objective values (objective order), or null where there is
+ * none: the GP's prior mean (bayesian.ts). Pure and deterministic, like the projector; not part of the
+ * state, so the caller hands the same one to `createOptimizer` and `restoreOptimizer`.
+ */
+export type AnalyticPrior = (points: Point[]) => (number[] | null)[];
 
 /** Runtime inputs of an optimizer that are not serialized with its state. */
 export interface OptimizerRuntime {
@@ -50,6 +64,8 @@ export interface OptimizerRuntime {
    * asks them as its low corners instead of projecting the corner.
    */
   lowCorners?: (p: Point) => Point[];
+  /** Used only by an optimizer created with `priorMean` (OptimizerState.prior_mean). */
+  prior?: AnalyticPrior;
 }
 
 export interface Trial {
@@ -98,6 +114,13 @@ export interface OptimizerState {
    * grows, see BAYESIAN_DEFAULTS.refitGrowth). Absent in states written before it existed: refit.
    */
   fittedOn?: number;
+  /**
+   * Set for optimizers created with `priorMean`: asks model the objectives around the runtime's
+   * analytic prior. Absent in states written before it existed, whose asks stay as they were.
+   */
+  prior_mean?: true;
+  /** The shape dimensions (OptimizerOptions.shapeDimensions); absent in older states: no spreading. */
+  shape?: string[];
 }
 
 export interface Optimizer {
@@ -128,6 +151,7 @@ export interface AskContext {
   memo: PointMemo;
   project?: Projector;
   lowCorners?: (p: Point) => Point[];
+  prior?: AnalyticPrior;
 }
 
 class SeededOptimizer implements Optimizer {
@@ -149,6 +173,7 @@ class SeededOptimizer implements Optimizer {
       memo,
       ...(runtime.project ? { project: runtime.project } : {}),
       ...(runtime.project && runtime.lowCorners ? { lowCorners: runtime.lowCorners } : {}),
+      ...(runtime.prior ? { prior: runtime.prior } : {}),
     };
   }
 
@@ -316,6 +341,8 @@ export function createOptimizer(opts: OptimizerOptions, runtime: OptimizerRuntim
     pending: [],
     hyper: [],
     feasibilityHyper: null,
+    ...(opts.priorMean ? { prior_mean: true as const } : {}),
+    ...(opts.shapeDimensions?.length ? { shape: opts.shapeDimensions.filter((n) => opts.space.some((d) => d.name === n)) } : {}),
   };
   return new SeededOptimizer(state, runtime);
 }

@@ -2,7 +2,7 @@
 // Deterministic given its inputs: the optimizer has its own seeded PRNG, candidates are materialized by
 // a pure function, and outcomes are told in ask order whatever order replays finish in. The same code
 // runs in runSweepLocal and inside the Temporal `branchStudy` workflow; only the ports differ.
-import { createOptimizer, restoreOptimizer, type Optimizer, type OptimizerState, type Projector, type Trial as OptimizerTrial } from '../optimizer/optimizer.js';
+import { createOptimizer, restoreOptimizer, type AnalyticPrior, type Optimizer, type OptimizerRuntime, type OptimizerState, type Projector, type Trial as OptimizerTrial } from '../optimizer/optimizer.js';
 import type { Point } from '../optimizer/space.js';
 import { scoreReport, signedScore, strictSlaViolation } from '../goal.js';
 import { STATUS_OF_REASON, type EvalOutcome } from '../trial.js';
@@ -29,6 +29,11 @@ export interface StudyPorts {
   project?: Projector;
   /** With `project`: the optimizer's low design corners (BranchMaterializer.lowCorners). */
   lowCorners?: (p: Point) => Point[];
+  /**
+   * Optional, with `project`: the branch's analytic prior (activities/analytic-prior.ts) for in-process
+   * asks, used when the plan asks for it (`analytic_prior`). An `ask` port builds the same one.
+   */
+  prior?: AnalyticPrior;
   /**
    * Optional, with `recall`: takes each finished round's trials out of memory (the Temporal branch
    * writes them to the store in chunks, so no payload or carried state grows with the trial count).
@@ -85,8 +90,9 @@ export function initialStudyState(): StudyState {
   return { round: 0, thorough_next: 0, trials: [], optimizer: null, stop_reason: null };
 }
 
-function makeOptimizer(plan: BranchStudyPlan, state: StudyState, project?: Projector, lowCorners?: (p: Point) => Point[]): Optimizer {
-  const runtime = project ? { project, ...(lowCorners ? { lowCorners } : {}) } : {};
+function makeOptimizer(plan: BranchStudyPlan, state: StudyState, ports: Pick<StudyPorts, 'project' | 'lowCorners' | 'prior'>): Optimizer {
+  const { project, lowCorners, prior } = ports;
+  const runtime: OptimizerRuntime = project ? { project, ...(lowCorners ? { lowCorners } : {}), ...(prior ? { prior } : {}) } : {};
   if (state.optimizer) return restoreOptimizer(state.optimizer, runtime);
   return createOptimizer(
     {
@@ -95,6 +101,8 @@ function makeOptimizer(plan: BranchStudyPlan, state: StudyState, project?: Proje
       objectives: plan.objectives,
       seed: plan.settings.seed,
       initialPoints: plan.dimensions.length > 0 ? [plan.initial_point] : [],
+      ...(plan.analytic_prior ? { priorMean: true } : {}),
+      ...(plan.shape_dimensions ? { shapeDimensions: plan.shape_dimensions } : {}),
     },
     runtime,
   );
@@ -275,7 +283,7 @@ export async function runBranchStudy(
   const maxAttempts = 11 * perRound;
   // A fully pinned branch (no searched dimension) never asks: it has one candidate and no optimizer.
   const searched = plan.dimensions.length > 0;
-  let opt: Optimizer | null = searched ? makeOptimizer(plan, state, ports.project, ports.lowCorners) : null;
+  let opt: Optimizer | null = searched ? makeOptimizer(plan, state, ports) : null;
   const ask = async (n: number): Promise<Point[]> => {
     if (!opt) return [];
     if (!ports.ask) return opt.ask(n);

@@ -26,6 +26,13 @@ export interface BranchStudyPlan {
   objectives: { name: ObjectiveName; direction: Direction }[];
   goal: GoalSpec;
   settings: StudySettings;
+  /**
+   * The optimizer models the objectives around the branch's analytic prior (OptimizerOptions.priorMean).
+   * Absent in plans made before it existed: a branch recorded so keeps asking as it did.
+   */
+  analytic_prior?: true;
+  /** The searched dimensions that make a candidate's parallel shape (OptimizerOptions.shapeDimensions); absent in older plans. */
+  shape_dimensions?: string[];
 }
 
 /** The ReplaySpec api_version the sweeper materializes (checked against the runner before the first trial). */
