@@ -6,3 +6,4 @@ export { reportSweep } from './report.js';
 export { askOptimizer } from './ask-optimizer.js';
 export { recallTrials, storeTrialChunk } from './trial-chunks.js';
 export { replayCandidate } from './replay-candidate.js';
+export { waveHere } from './wave-here.js';

@@ -1,6 +1,7 @@
 // `replayWave` activity: a chunk of a branch wave on one worker — quick replays grouped so their
-// orchestration does not dominate (workflows/replay-units.ts), or a whole wave in histories recorded
-// before `replayCandidate`. Answers what the
+// orchestration does not dominate (workflows/replay-units.ts), a whole wave in histories recorded
+// before `replayCandidate`, or, as a local activity, a wave the branch's own worker replays itself
+// while no other worker polls (activities/wave-here.ts). Answers what the
 // persistent cache already holds, runs the rest on the worker-thread pool (bounded by
 // max_eval_seconds each), heartbeats while waiting, stores cacheable outcomes. Outcomes come back in
 // input order; a replay failure is an outcome, never an activity failure.
@@ -78,13 +79,16 @@ export async function evaluateWithCache(
 
 export async function replayWave(input: { context: ActivityContext; candidates: MaterializedCandidate[] }): Promise<WaveOutcome> {
   const ctx = Context.current();
+  // As a local activity (a wave replayed by the branch's own worker, workflows/branch-study.ts) it has
+  // no heartbeat: the workflow task it runs in is what a lost worker times out.
+  const beats = !ctx.info.isLocal;
   let progress = { done: 0, total: 0 };
-  const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_MS);
+  const beat = beats ? setInterval(() => ctx.heartbeat(progress), HEARTBEAT_MS) : undefined;
   try {
     const t0 = performance.now();
     const wave = await evaluateWithCache(await resolveContext(input.context), input.candidates, ctx.cancellationSignal, (done, total) => {
       progress = { done, total };
-      ctx.heartbeat(progress);
+      if (beats) ctx.heartbeat(progress);
     });
     if (ctx.cancellationSignal.aborted) throw new CancelledFailure('replay wave cancelled');
     return { ...wave, replay_ms: Math.round(performance.now() - t0) };

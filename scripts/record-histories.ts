@@ -3,6 +3,9 @@
 // Runs the current `sweep` workflow on a throwaway in-memory dev server with a real worker and
 // saves the parent's and one child's history as JSON under test/temporal/histories/. Re-record
 // only for an intentional, versioned change (see `patched()`), never to silence a replay failure.
+// `... record-histories.ts waves-here` records only branchStudy-agg.waves-here.json: the branch as
+// `spica sweep`'s in-process worker runs it alone (waves replayed on that worker, WAVES_HERE_PATCH),
+// two rounds of replays slow enough (~1 s each) that each round ends the workflow task (HELD_TASK_REPLAY_MS).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,10 +33,18 @@ async function main(): Promise<void> {
     { cliPath: cli.path, reuse: false },
   );
   const connection = await Connection.connect({ address: server.address });
-  const spica = await createSpicaWorker({ address: server.address, namespace: server.namespace, taskQueue: TASK_QUEUE });
+  const wavesHere = process.argv[2] === 'waves-here';
+  const spica = await createSpicaWorker({ address: server.address, namespace: server.namespace, taskQueue: TASK_QUEUE, wavesHere });
   try {
     const client = new Client({ connection, namespace: server.namespace });
-    const config = parseConfigText(HISTORY_FIXTURE_CONFIG_YAML, { sourceName: 'history-fixture' });
+    const yaml = wavesHere
+      ? HISTORY_FIXTURE_CONFIG_YAML.replace('max_rounds: 1', 'max_rounds: 2')
+          .replace('isl: 128', 'isl: 4096')
+          .replace('osl: 64', 'osl: 1024')
+          .replace('concurrency: 4', 'concurrency: 48')
+          .replace('num_request_ratio: 4', 'num_request_ratio: 135')
+      : HISTORY_FIXTURE_CONFIG_YAML;
+    const config = parseConfigText(yaml, { sourceName: 'history-fixture' });
     const handle = await client.workflow.start<typeof sweep>('sweep', {
       workflowId: HISTORY_FIXTURE_WORKFLOW_ID,
       taskQueue: TASK_QUEUE,
@@ -46,8 +57,12 @@ async function main(): Promise<void> {
       writeFileSync(path.join(OUT_DIR, file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
       process.stderr.write(`wrote ${path.relative(process.cwd(), path.join(OUT_DIR, file))} (${history.events?.length ?? 0} events)\n`);
     };
-    await save(HISTORY_FIXTURE_WORKFLOW_ID, 'sweep.json');
     const mode = config.search_space.deployment_mode[0];
+    if (wavesHere) {
+      await save(branchWorkflowId(HISTORY_FIXTURE_WORKFLOW_ID, mode), `branchStudy-${mode}.waves-here.json`);
+      return;
+    }
+    await save(HISTORY_FIXTURE_WORKFLOW_ID, 'sweep.json');
     await save(branchWorkflowId(HISTORY_FIXTURE_WORKFLOW_ID, mode), `branchStudy-${mode}.json`);
   } finally {
     await spica.close();

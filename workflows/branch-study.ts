@@ -3,7 +3,8 @@
 // Deterministic: the optimizer state lives here; a replay reads the recorded asks (no GP refit) and
 // re-applies the tells, in ask order. Each candidate of a wave is its own `replayCandidate` activity,
 // so every worker polling the task queue takes a share of a wave; outcomes are told in ask order
-// whatever order (or worker) they finish on. History stays bounded: when the server suggests it, the
+// whatever order (or worker) they finish on. Exception: `spica sweep`'s in-process worker, while no
+// other worker polls, replays a wave itself as local activities (WAVES_HERE_PATCH). History stays bounded: when the server suggests it, the
 // loop pauses at a round boundary and continues-as-new carrying the compact state (compact-trial.ts).
 // Each finished round's trials go to the store in one chunk (storeTrialChunk), so neither the
 // carried state nor the result grows with the trial count: they hold counters, a progress tally and
@@ -99,6 +100,31 @@ const { replayCandidate } = proxyActivities<typeof activities>({
   retry: { maximumAttempts: 5, initialInterval: '1 second' },
 });
 
+// A wave the branch's own worker replays itself (WAVES_HERE_PATCH): on its replay-thread pool, each
+// replay bounded by max_eval_seconds there. No heartbeat: a worker lost inside it costs the branch's
+// workflow-task timeout (30 s), after which the next worker replays the wave again (the replays that
+// had finished are persistent-cache hits).
+const { replayWave: replayWaveHere } = proxyLocalActivities<typeof activities>({
+  startToCloseTimeout: '24 hours',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+});
+
+/**
+ * Histories recorded before waves could run on the branch's own worker schedule replay activities for
+ * every wave. Since, each wave first asks `waveHere` (a local activity, so the answer is recorded):
+ * yes only on `spica sweep`'s in-process worker while no other worker polls the task queue for
+ * activities (activities/wave-here.ts); then the wave is local activities of the same workflow task,
+ * with no server round trip per replay. A worker that starts polling takes its share from the next wave.
+ */
+export const WAVES_HERE_PATCH = 'replay-waves-on-sole-worker';
+/**
+ * Local activities hold the workflow task open (the server hears of them when it completes), and
+ * queries, signals and history writes wait for it. So once waves replayed here add up to this much
+ * replay time, the round's trial-chunk write is a regular activity, whose server round trip ends the
+ * task (otherwise the SDK ends it only at 80 % of the 30-s workflow-task timeout).
+ */
+export const HELD_TASK_REPLAY_MS = 1_000;
+
 // The optimizer's ask (GP fit + acquisition) runs as a local activity: a replaying worker reads its
 // recorded points instead of refitting the GP for every past round, keeping workflow tasks short
 // (CLARIFICATIONS E). It is CPU on this worker, seconds at most, hence the generous timeout; a worker
@@ -189,6 +215,14 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   let reportedStatus: BranchStatus | null = thinSignals && carry ? 'running' : null;
   let reportedRound = thinSignals && carry ? current.round : -1;
   const shortLocal = patched(SHORT_STEPS_LOCAL_PATCH);
+  const wavesHere = shortLocal && patched(WAVES_HERE_PATCH);
+  /** Replay time of waves replayed here since the workflow task last ended (see HELD_TASK_REPLAY_MS). */
+  let heldReplayMs = 0;
+  /**
+   * `waveHere` said yes and the task has not been ended since: the next waves stay here without asking
+   * again (a worker that starts polling meanwhile gets its share once the task ends, ≤ ~1 s of replays).
+   */
+  let hereUntilTaskEnds = false;
   const materializeStep = shortLocal ? localSteps.materializeCandidates : materializeCandidates;
   const storeStep = shortLocal ? localSteps.storeTrialChunk : storeTrialChunk;
   const recallStep = shortLocal ? localSteps.recallTrials : recallTrials;
@@ -234,7 +268,17 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     evaluate: async (candidates) => {
       const started = Date.now(); // workflow time: deterministic on replay
       let outcomes: EvalOutcome[];
-      if (patched(REPLAY_PER_CANDIDATE_PATCH)) {
+      let hereMs: number | null = null;
+      if (wavesHere && (hereUntilTaskEnds || (hereUntilTaskEnds = (await localSteps.waveHere()).here))) {
+        // In ask order, in units of bounded payload; the units share this worker's replay threads.
+        const done = await Promise.all(pieces(candidates, MAX_UNIT_CANDIDATES).map((unit) => replayWaveHere({ context: activityContext, candidates: unit })));
+        outcomes = done.flatMap((d) => d.outcomes);
+        persistentHits += done.reduce((n, d) => n + d.cache_hits, 0);
+        // The units run side by side: the wave took about as long as its longest unit. (Workflow time
+        // stands still inside one workflow task, so it cannot tell.)
+        hereMs = Math.max(...done.map((d) => d.replay_ms ?? 0));
+        heldReplayMs += hereMs;
+      } else if (patched(REPLAY_PER_CANDIDATE_PATCH)) {
         // Scheduled together, awaited in ask order: the outcome never depends on completion order.
         // One activity per candidate, or chunks (replayWave) when replays are quick (replay-units.ts).
         const units = replayUnits(candidates, msPerCandidate, bounded ? MAX_UNIT_CANDIDATES : Infinity);
@@ -260,7 +304,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
         persistentHits += wave.cache_hits;
       }
       clock.waves += 1;
-      clock.wave_ms_total += Date.now() - started;
+      clock.wave_ms_total += hereMs ?? Date.now() - started;
       return outcomes;
     },
   };
@@ -271,7 +315,13 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       const views = trialViews(plan, { ...current, trials: trials.filter((t) => t.n > reportedN) });
       const compact = trials.map((t) => compactTrial(t, keys));
       const parts = bounded ? pieces(compact, MAX_CHUNK_TRIALS) : [compact];
-      await Promise.all(parts.map((part, i) => storeStep({ prefix: chunkPrefix, index: chunks + i, trials: part })));
+      const endTask = heldReplayMs >= HELD_TASK_REPLAY_MS;
+      if (endTask) {
+        heldReplayMs = 0;
+        hereUntilTaskEnds = false;
+      }
+      const step = endTask ? storeTrialChunk : storeStep;
+      await Promise.all(parts.map((part, i) => step({ prefix: chunkPrefix, index: chunks + i, trials: part })));
       chunks += parts.length;
       tally = addToTally(plan, tally, trials);
       unsentViews = [...unsentViews, ...views].slice(-MAX_VIEWS_PER_SIGNAL);

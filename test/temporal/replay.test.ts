@@ -18,6 +18,17 @@ function eventsOfType(h: HistoryJson, type: string) {
   return h.events.filter((e) => e.eventType === type);
 }
 
+/** The activity type a local-activity marker records, or null. */
+function markerActivityType(e: Record<string, any>): string | null {
+  const m = e.markerRecordedEventAttributes;
+  if (m?.markerName !== 'core_local_activity') return null;
+  return (JSON.parse(Buffer.from(m.details.data.payloads[0].data, 'base64').toString('utf8')) as { activity_type: string }).activity_type;
+}
+
+function localActivityTypes(h: HistoryJson): string[] {
+  return eventsOfType(h, 'EVENT_TYPE_MARKER_RECORDED').flatMap((e) => markerActivityType(e) ?? []);
+}
+
 describe('workflow history replay', () => {
   let options: Awaited<ReturnType<typeof spicaReplayOptions>>;
   beforeAll(async () => {
@@ -71,6 +82,31 @@ describe('workflow history replay', () => {
     const names = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name);
     expect(names).toContain('replayWave');
     await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+  });
+
+  it('replays a branch whose waves `spica sweep`\'s in-process worker replayed itself (WAVES_HERE_PATCH)', async () => {
+    // Recorded alone on its task queue: each wave is a replayWave local activity after a waveHere
+    // marker that said so, and each round's replays (~1 s) ended the task with the chunk write.
+    const history = loadHistory('branchStudy-agg.waves-here.json');
+    const names = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name);
+    expect(names).toEqual(['storeTrialChunk', 'storeTrialChunk']);
+    const local = localActivityTypes(history);
+    expect(local.filter((n) => n === 'waveHere')).toHaveLength(2);
+    expect(local.filter((n) => n === 'replayWave')).toHaveLength(2);
+    await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+  });
+
+  it('the recorded waveHere answer decides the path: a "no" where the wave was replayed here is a determinism violation', async () => {
+    const history = loadHistory('branchStudy-agg.waves-here.json');
+    const answer = eventsOfType(history, 'EVENT_TYPE_MARKER_RECORDED').find((e) => markerActivityType(e) === 'waveHere')!;
+    const result = answer.markerRecordedEventAttributes.details.result.payloads[0];
+    const said = JSON.parse(Buffer.from(result.data, 'base64').toString('utf8')) as { here: boolean };
+    expect(said.here).toBe(true);
+    result.data = Buffer.from(JSON.stringify({ here: false, other_workers: 1 })).toString('base64');
+    // The code now schedules replayCandidate activities where the history holds a replayWave marker.
+    await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).rejects.toBeInstanceOf(
+      DeterminismViolationError,
+    );
   });
 
   it('fails with a determinism violation when the branch would replay a different wave', async () => {

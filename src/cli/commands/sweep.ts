@@ -201,7 +201,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
     connection = await connectWorker(address);
     const client = new Client({ connection, namespace });
     [spicaWorker] = await Promise.all([
-      createSpicaWorker({ address, namespace, taskQueue: args.taskQueue, workflowsOnMainThread: true, connection }),
+      createSpicaWorker({ address, namespace, taskQueue: args.taskQueue, workflowsOnMainThread: true, wavesHere: true, connection }),
       registerSweepAttributes(connection, namespace, io),
     ]);
     const handle = await startSweep(client, config, args, true);

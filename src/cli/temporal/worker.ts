@@ -2,6 +2,7 @@
 // tests all call `createSpicaWorker`. The workflow bundle is the one prebuilt by `npm run build` while
 // it matches the sources, else bundled once (webpack, seconds) and stored for the next process; the
 // SDK runtime is installed once with a quiet logger.
+import os from 'node:os';
 import { formatWithOptions } from 'node:util';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -17,6 +18,7 @@ import {
 import { globalHandlers } from '@temporalio/worker/lib/workflow/vm-shared.js';
 import * as activities from '../../../activities/index.js';
 import { configureReplayPool, defaultPoolSize, replayPool } from '../../../activities/replay-pool.js';
+import { waveHereOn } from '../../../activities/wave-here.js';
 import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
 import { connectWorker } from './client-connection.js';
 
@@ -95,6 +97,13 @@ export interface SpicaWorkerOptions {
    * stay free while it replays long histories, not for the short in-process worker of `spica sweep`.
    */
   workflowsOnMainThread?: boolean;
+  /**
+   * Replay a branch's wave on this worker, inside the branch's workflow task, while no other worker
+   * polls the task queue for activities (activities/wave-here.ts): for `spica sweep`'s in-process
+   * worker. A `spica worker` always schedules one replay activity per candidate, so workers that
+   * join take their share of every wave.
+   */
+  wavesHere?: boolean;
   /** Use an existing connection (not closed by `close()`). */
   connection?: NativeConnection;
 }
@@ -144,17 +153,19 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
   configureReplayPool({ size: slots });
   replayPool().prewarm(); // boot the replay threads while the worker connects
   if (opts.cacheDir) process.env.SPICA_CACHE_DIR = opts.cacheDir;
+  // The SDK's default, spelled out: `waveHere` tells this worker's pollers from the others by it.
+  const identity = opts.identity ?? `${process.pid}@${os.hostname()}`;
   try {
     const worker = await Worker.create({
       connection,
       namespace: opts.namespace,
       taskQueue,
       workflowBundle,
-      activities,
+      activities: opts.wavesHere ? { ...activities, waveHere: waveHereOn({ connection, namespace: opts.namespace, taskQueue, identity }) } : activities,
       maxConcurrentActivityTaskExecutions: slots,
       // The SDK's in-thread workflow sandbox is its `debugMode` (also what runReplayHistory uses).
       ...(opts.workflowsOnMainThread ? { debugMode: true } : {}),
-      ...(opts.identity ? { identity: opts.identity } : {}),
+      identity,
     });
     if (opts.workflowsOnMainThread) lightenMainThreadSandbox(worker);
     return { worker, connection, taskQueue, close: async () => (ownsConnection ? connection.close() : undefined) };

@@ -1,0 +1,109 @@
+// `spica sweep`'s in-process worker replays a branch's waves itself (local activities, no server round
+// trip per replay) only while no other worker polls the task queue; with another worker polling, the
+// waves are replay activities again and that worker takes a share. Same SweepResult either way.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLocalSweep } from '../../activities/local-sweep.js';
+import { main } from '../../src/cli/main.js';
+import { activityPollers, otherLivePollers, POLLER_LIVE_MS } from '../../src/cli/temporal/task-queue.js';
+import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
+import { parseConfigText } from '../../src/config/load.js';
+import type { SweepResult } from '../../src/search/sweepResult.js';
+import { branchWorkflowId } from '../../workflows/sweep.js';
+import { captureIo, connectTestTemporal, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from './harness.js';
+
+// Waves of four ~0.1-s replays, three rounds: enough activities that a second worker gets some.
+const CONFIG_YAML = TINY_CONFIG_YAML.replace('isl: 128', 'isl: 1024')
+  .replace('osl: 64', 'osl: 128')
+  .replace('concurrency: 4', 'concurrency: 16')
+  .replace('max_rounds: 2', 'max_rounds: 3')
+  .replace('candidates_per_round: 2', 'candidates_per_round: 4')
+  .replace('parallel_evals: 2', 'parallel_evals: 4');
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+function localActivityType(e: HistoryEvent): string | null {
+  const m = e.markerRecordedEventAttributes;
+  if (m?.markerName !== 'core_local_activity') return null;
+  const data = m.details?.data?.payloads?.[0]?.data;
+  return data ? ((JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type ?? null) : null;
+}
+
+let t: TestTemporal;
+let local: SweepResult;
+
+beforeAll(async () => {
+  t = await connectTestTemporal();
+  local = await runLocalSweep(parseConfigText(CONFIG_YAML));
+});
+afterAll(async () => {
+  await t?.connection.close();
+});
+
+async function cliSweep(file: string, taskQueue: string): Promise<SweepResult> {
+  const { io, out } = captureIo();
+  expect(await main(['sweep', file, '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--json'], io), out.stderr).toBe(0);
+  return JSON.parse(out.stdout) as SweepResult;
+}
+
+async function branchEvents(sweepId: string): Promise<HistoryEvent[]> {
+  return (await t.client.workflow.getHandle(branchWorkflowId(sweepId, 'agg')).fetchHistory()).events ?? [];
+}
+
+describe('waves on the sweep\'s own worker', () => {
+  it('other live pollers: not this worker, not silent for over a long poll, not a dead process of this host', () => {
+    const now = 1_000_000;
+    const pollers = [
+      { identity: 'me', lastAccessMs: now },
+      { identity: 'w2', lastAccessMs: now - 5_000 },
+      { identity: 'gone', lastAccessMs: now - POLLER_LIVE_MS - 1 },
+      { identity: '111@here', lastAccessMs: now }, // a process of this host that exited
+      { identity: '222@here', lastAccessMs: now }, // one that runs
+      { identity: '111@elsewhere', lastAccessMs: now }, // another host: cannot tell, so alive
+    ];
+    const alive = (pid: number) => pid === 222;
+    expect(otherLivePollers(pollers, 'me', now, 'here', alive).map((p) => p.identity)).toEqual(['w2', '222@here', '111@elsewhere']);
+  });
+
+  it('alone on its task queue, spica sweep replays every wave as local activities; the result equals --local', async () => {
+    process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-here-'));
+    const result = await cliSweep(writeTempConfig(CONFIG_YAML), uniqueTaskQueue('waves-here'));
+    expect(neutralized(result)).toEqual(neutralized(local));
+    const events = await branchEvents(result.sweep_id!);
+    const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(scheduled.filter((n) => n === 'replayCandidate' || n === 'replayWave')).toEqual([]);
+    const markers = events.flatMap((e) => localActivityType(e) ?? []);
+    expect(markers.filter((n) => n === 'replayWave').length).toBeGreaterThanOrEqual(3); // a wave per round at least
+    expect(markers).toContain('waveHere');
+  });
+
+  it('with another worker polling, the waves are replay activities and that worker runs some of them; same result', async () => {
+    process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-shared-'));
+    const taskQueue = uniqueTaskQueue('waves-shared');
+    const other = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue, identity: 'other-worker', concurrency: 2 });
+    try {
+      const result = await other.worker.runUntil(async () => {
+        // The server lists the other worker once its first activity poll arrived.
+        await expect
+          .poll(async () => (await activityPollers(t.connection, t.namespace, taskQueue)).some((p) => p.identity === 'other-worker'), { timeout: 30_000, interval: 100 })
+          .toBe(true);
+        return cliSweep(writeTempConfig(CONFIG_YAML), taskQueue);
+      });
+      expect(neutralized(result)).toEqual(neutralized(local));
+      const events = await branchEvents(result.sweep_id!);
+      expect(events.flatMap((e) => localActivityType(e) ?? [])).not.toContain('replayWave');
+      const byEvent = new Map(events.map((e) => [Number(e.eventId), e]));
+      const replaysBy = events.flatMap((e) => {
+        const started = e.activityTaskStartedEventAttributes;
+        const name = started ? byEvent.get(Number(started.scheduledEventId))?.activityTaskScheduledEventAttributes?.activityType?.name : undefined;
+        return name === 'replayCandidate' || name === 'replayWave' ? [started!.identity ?? ''] : [];
+      });
+      expect(replaysBy.filter((id) => id === 'other-worker').length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await other.close();
+    }
+  });
+});
