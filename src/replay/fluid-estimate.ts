@@ -14,7 +14,7 @@
 // * clients beyond what the ranks hold wait (Little's law on the request cycle);
 // * goodput: throughput times the share of requests expected to meet the SLA, read as a smooth
 //   function of mean TTFT / TPOT against their bounds (requests spread around the mean).
-import { combineSteadyState, prefillResponseMs, steadyStateParts, ttftFactorsOf } from '../hardware/perf/steadyState.js';
+import { prefillResponseMs, steadyStateParts, steadyTpot, ttftAtShare, ttftFactorsOf } from '../hardware/perf/steadyState.js';
 import type { DetailedEnginePerf } from '../hardware/perf/engine.js';
 import type { PdTransfer, PoolDeployment } from './deployment.js';
 
@@ -102,9 +102,13 @@ export function fluidEstimate(d: FluidDeployment, isl: number, osl: number, sla:
       shape: { tp: 1, pp: 1, attention_dp: pool.engine.attentionDp, moe_tp: 1, moe_ep: 1 },
       maxNumBatchedTokens: pool.engine.maxNumBatchedTokens,
     });
-    const ss = combineSteadyState(parts, perf.overhead.prefillInterleave, ttftFactorsOf(perf.overhead));
-    ttft = ss.ttftMs * scaleOf(pool) + frontendMs;
-    tpot = ss.tpotMs * scaleOf(pool);
+    // The start-up burst's share is the run's own (every client's first request), not the share the
+    // steady-state fit found for benchmark rows.
+    const t = ttftFactorsOf(perf.overhead);
+    const tpotMs = steadyTpot(parts, perf.overhead.prefillInterleave);
+    const burst = Math.min(1, clients / Math.max(clients, d.numRequests));
+    ttft = (t.fixedMs + ttftAtShare(parts, tpotMs, burst, t.prefillScale)) * scaleOf(pool) + frontendMs;
+    tpot = tpotMs * scaleOf(pool);
   } else {
     const pre = pools.find((p) => p.role === 'prefill') ?? pools[0];
     const dec = pools.find((p) => p.role === 'decode') ?? pools[pools.length - 1];
