@@ -35,9 +35,21 @@ describe('workflow history replay', () => {
     options = await spicaReplayOptions();
   });
 
-  it('replays the recorded sweep history on the current code', async () => {
+  it('replays the recorded sweep history on the current code (plan as a local activity)', async () => {
     const history = loadHistory('sweep.json');
-    // Sanity: the fixture really exercises plan → one child per branch → report.
+    // Sanity: the fixture really exercises plan (a local-activity marker under its patch) → one child per branch → report.
+    expect(eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name)).toEqual([
+      'reportSweep',
+    ]);
+    const markers = eventsOfType(history, 'EVENT_TYPE_MARKER_RECORDED').map((e) => e.markerRecordedEventAttributes.markerName);
+    expect(markers).toEqual(['core_patch', 'core_local_activity']);
+    expect(eventsOfType(history, 'EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED')).toHaveLength(2);
+    await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).resolves.toBeUndefined();
+  });
+
+  it('still replays a sweep history recorded when plan was a regular activity (patched)', async () => {
+    // Frozen copy of the recording before PLAN_LOCAL_PATCH: in-flight sweeps of older workers keep replaying.
+    const history = loadHistory('sweep.pre-plan-local.json');
     expect(eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name)).toEqual([
       'plan',
       'reportSweep',
@@ -121,7 +133,7 @@ describe('workflow history replay', () => {
   });
 
   it('fails with a determinism violation when the code schedules a different activity', async () => {
-    const history = loadHistory('sweep.json');
+    const history = loadHistory('sweep.pre-plan-local.json');
     const scheduled = eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')[0];
     scheduled.activityTaskScheduledEventAttributes.activityType.name = 'planV0';
     await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).rejects.toBeInstanceOf(
