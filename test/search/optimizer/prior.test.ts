@@ -2,24 +2,14 @@
 // shapes (OptimizerOptions.shapeDimensions): used only by optimizers created with them, deterministic
 // across restore, an informative prior steers the GP rounds, an anti-correlated one is ignored.
 import { describe, expect, it } from 'vitest';
-import { createOptimizer, restoreOptimizer, type Optimizer, type OptimizerRuntime, type Point } from '../../../src/search/optimizer/index.js';
+import { createOptimizer, restoreOptimizer, type OptimizerRuntime } from '../../../src/search/optimizer/index.js';
 import type { AnalyticPrior } from '../../../src/search/optimizer/optimizer.js';
 import { pointKey } from '../../../src/search/optimizer/space.js';
-import { objective, project, single, SPACE } from './toy-space.js';
+import { objective, project, single, SPACE, study } from './toy-space.js';
 
 const exact: AnalyticPrior = (ps) => ps.map((p) => [objective(project(p))]);
 const negated: AnalyticPrior = (ps) => ps.map((p) => [-objective(project(p))]);
 const OPTIMUM = { backend: 'b', seqs: 256, ratio: 0.75 };
-
-function study(o: Optimizer, rounds: number, batch: number): Point[] {
-  const asked: Point[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const ps = o.ask(batch);
-    asked.push(...ps);
-    o.tell(ps.map((p) => ({ point: p, observed: project(p), values: { v: objective(project(p)) }, feasible: true })));
-  }
-  return asked;
-}
 
 const make = (seed: number, opts: { priorMean?: boolean; shapeDimensions?: string[] }, runtime: OptimizerRuntime) =>
   createOptimizer({ space: SPACE, algorithm: 'bayesian', objectives: single, seed, ...opts }, { project, ...runtime });

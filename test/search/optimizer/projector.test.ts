@@ -2,20 +2,10 @@
 // legal-config projection) asks only points that are their own projection, never one whose projection
 // was already asked or evaluated, and stays deterministic across restore with the same projector.
 import { describe, expect, it } from 'vitest';
-import { createOptimizer, restoreOptimizer, type Optimizer, type Point } from '../../../src/search/optimizer/index.js';
+import { createOptimizer, restoreOptimizer, type Point } from '../../../src/search/optimizer/index.js';
 import { pointKey } from '../../../src/search/optimizer/space.js';
 
-import { objective, project, single, SPACE } from './toy-space.js';
-
-function study(o: Optimizer, rounds: number, batch: number): Point[] {
-  const asked: Point[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const ps = o.ask(batch);
-    asked.push(...ps);
-    o.tell(ps.map((p) => ({ point: p, observed: project(p), values: { v: objective(project(p)) }, feasible: true })));
-  }
-  return asked;
-}
+import { objective, project, single, SPACE, study } from './toy-space.js';
 
 describe('optimizer with a projector', () => {
   it('asks only legal points, each at most once, through the design and the GP rounds', () => {
