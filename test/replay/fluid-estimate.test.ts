@@ -12,22 +12,9 @@ import { planSweep } from '../../src/search/sweepPlan.js';
 import { fluidEstimate } from '../../src/replay/fluid-estimate.js';
 import { resolveReplay } from '../../src/replay/resolve.js';
 import { sweptReplaySpec } from '../../src/search/deploymentRecord.js';
+import { qwenDisaggYaml } from '../support/qwen-disagg.js';
 
-const DISAGG = `
-search_space:
-  model_name: Qwen/Qwen3-30B-A3B
-  hardware_sku: h200_sxm
-  gpu_budget: 8
-  deployment_mode: [disagg]
-  backend: [vllm, sglang]
-  prefill_max_num_batched_tokens: [8192, 16384]
-  decode_max_num_seqs: [256, 1024]
-  router_mode: [round_robin]
-  planner_scaling_policy: [disabled]
-workload: {isl: 1024, osl: 128, concurrency: 32, num_request_ratio: 2}
-goal: {target: throughput_per_gpu}
-sweep: {policy: rapid, seed: 1}
-`;
+const DISAGG = qwenDisaggYaml(1);
 const AGG = `
 search_space:
   model_name: meta-llama/Llama-3.1-8B-Instruct

@@ -20,6 +20,7 @@ import { runBranchStudy, type StudyPorts } from '../../src/search/study/branchSt
 import type { MaterializedCandidate } from '../../src/search/study/materialize.js';
 import type { BranchStudyPlan } from '../../src/search/study/plan.js';
 import type { EvalOutcome } from '../../src/search/trial.js';
+import { qwenDisaggYaml } from '../support/qwen-disagg.js';
 
 const plan: BranchStudyPlan = {
   deployment_mode: 'agg',
@@ -162,21 +163,7 @@ describe('askOptimizer local activity', () => {
 });
 
 describe('askOptimizer with the analytic prior', () => {
-  const yaml = `
-search_space:
-  model_name: Qwen/Qwen3-30B-A3B
-  hardware_sku: h200_sxm
-  gpu_budget: 8
-  deployment_mode: [disagg]
-  backend: [vllm, sglang]
-  prefill_max_num_batched_tokens: [8192, 16384]
-  decode_max_num_seqs: [256, 1024]
-  router_mode: [round_robin]
-  planner_scaling_policy: [disabled]
-workload: {isl: 1024, osl: 128, concurrency: 32, num_request_ratio: 2}
-goal: {target: throughput_per_gpu}
-sweep: {policy: rapid, seed: 3}
-`;
+  const yaml = qwenDisaggYaml(3);
 
   it('asks exactly what the in-process loop asks with the branch prior, and the prior is used', async () => {
     const config = parseConfigText(yaml, { sourceName: 'prior' });
