@@ -4,8 +4,8 @@
 // re-applies the tells, in ask order. Each candidate of a wave is its own `replayCandidate` activity,
 // so every worker polling the task queue takes a share of a wave; outcomes are told in ask order
 // whatever order (or worker) they finish on. Exception: `spica sweep`'s in-process worker, while no
-// other worker polls, replays a wave itself as local activities (WAVES_HERE_PATCH). History stays bounded: when the server suggests it, the
-// loop pauses at a round boundary and continues-as-new carrying the compact state (compact-trial.ts).
+// other worker polls, replays a wave itself as local activities (WAVES_HERE_PATCH). History stays
+// bounded: when the server suggests it, the loop pauses at a round boundary and continues-as-new carrying the compact state (compact-trial.ts).
 // Each finished round's trials go to the store in one chunk (storeTrialChunk), so neither the
 // carried state nor the result grows with the trial count: they hold counters, a progress tally and
 // the chunk count; the report reads the chunks.
@@ -203,7 +203,11 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   const pendingSignals: Promise<void>[] = [];
   let tally: TrialTally = carry?.tally ?? emptyTally();
   let chunks = carry?.chunks ?? 0;
-  const chunkPrefix = carry ? (carry.chunk_prefix ?? workflowId) : patched(RUN_SCOPED_CHUNKS_PATCH) ? `${workflowId}/${workflowInfo().firstExecutionRunId}` : workflowId;
+  const chunkPrefix = carry
+    ? (carry.chunk_prefix ?? workflowId)
+    : patched(RUN_SCOPED_CHUNKS_PATCH)
+      ? `${workflowId}/${workflowInfo().firstExecutionRunId}`
+      : workflowId;
   /** Views of stored trials not yet sent to the parent (the loop no longer holds them). */
   let unsentViews: TrialView[] = [];
   /** Views of the latest stored trials, for this branch's own `trials` query. */
