@@ -5,7 +5,8 @@
 // so every worker polling the task queue takes a share of a wave; outcomes are told in ask order
 // whatever order (or worker) they finish on. Exception: `spica sweep`'s in-process worker, while no
 // other worker polls, replays a wave itself as local activities (WAVES_HERE_PATCH). History stays
-// bounded: when the server suggests it, the loop pauses at a round boundary and continues-as-new carrying the compact state (compact-trial.ts).
+// bounded: when the server suggests it, the loop pauses at a round boundary and continues-as-new
+// carrying the compact state (compact-trial.ts).
 // Each finished round's trials go to the store in one chunk (storeTrialChunk), so neither the
 // carried state nor the result grows with the trial count: they hold counters, a progress tally and
 // the chunk count; the report reads the chunks.
