@@ -50,12 +50,16 @@ export function analyticPrior(config: SmartSearchConfig, materializer: BranchMat
       return `${c.backend}\u0001${role}\u0001${JSON.stringify(shape)}\u0001${JSON.stringify(args)}`;
     };
     const keys = groups.map(([role, g]) => keyOf(role, g));
-    const spec = sweptReplaySpec(config, c, m.concurrency, null);
+    // Built only where needed (a pool to resolve, a disagg transfer): building and validating a full
+    // ReplaySpec for every scored point was a fifth of an ask's time, on the critical path of every round.
+    let built: ReturnType<typeof sweptReplaySpec> | null = null;
+    const spec = () => (built ??= sweptReplaySpec(config, c, m.concurrency, null));
     let resolved = keys.map((k) => pools.get(k));
     if (resolved.some((x) => !x) || !workload || !kvBytes.has(c.backend)) {
+      const full = spec(); // outside the try, as before: a spec that cannot be built fails the ask
       let r;
       try {
-        r = resolveReplay(spec);
+        r = resolveReplay(full);
       } catch {
         return null;
       }
@@ -70,7 +74,7 @@ export function analyticPrior(config: SmartSearchConfig, materializer: BranchMat
     const transfer =
       'prefill' in pc
         ? {
-            bandwidthGBps: spec.backend_deployment.pd_transfer_bandwidth_gbps ?? pdBandwidthGBps(system, usedGpus(pc), deployed[0].gpusPerWorker),
+            bandwidthGBps: spec().backend_deployment.pd_transfer_bandwidth_gbps ?? pdBandwidthGBps(system, usedGpus(pc), deployed[0].gpusPerWorker),
             kvBytesPerToken: kvBytes.get(c.backend)!,
           }
         : null;

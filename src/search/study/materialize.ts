@@ -54,6 +54,9 @@ export class BranchMaterializer {
   private thoroughPairs: { member: PoolMember; backend: Backend }[] | null = null;
   private thoroughKnobs: Point[] | null = null;
   private readonly projected = new Map<string, Record<string, LatentValue>>();
+  private readonly projectedPoints = new Map<string, Point>();
+  /** Each provider's pinned parameters (prefix stripped), in the branch's pinned order. */
+  private readonly pinnedSelections = new Map<string, (readonly [string, DimensionValue])[]>();
   private readonly adapterConfigs = new Map<string, string>();
   private readonly providerDims = new Map<string, Dimension[]>();
 
@@ -124,6 +127,23 @@ export class BranchMaterializer {
    * legal encoding projects onto its own config). The optimizer's projector (see optimizer.ts).
    */
   projectPoint(point: Point): Point {
+    // The optimizer projects every acquisition candidate of every ask, and successive asks share most
+    // of them (anchors' neighbourhoods, observations): remembered whole, since the dead-knob pass
+    // (canonicalKnobs) costs as much as the projection. A copy each time: callers own their points.
+    let key = '';
+    for (const name in point) {
+      const v = point[name];
+      key += `${name}\u0001${typeof v === 'string' ? `"${v}` : Object.is(v, -0) ? '-0' : String(v)}\u0002`;
+    }
+    const known = this.projectedPoints.get(key);
+    if (known) return { ...known };
+    const out = this.projectUncached(point);
+    if (this.projectedPoints.size >= PROJECTION_MEMO) this.projectedPoints.clear();
+    this.projectedPoints.set(key, out);
+    return { ...out };
+  }
+
+  private projectUncached(point: Point): Point {
     const { pool } = this.inp;
     const backend = this.value(point, 'backend') as Backend;
     if (pool.members.length === 1 || this.latentNames.size === 0) return this.canonicalKnobs(point, backend);
@@ -208,13 +228,15 @@ export class BranchMaterializer {
         return c;
       };
       // Until nothing changes (a knob may turn dead once another one is canonical): at most one pass per knob.
+      // `current` is configOf(out), kept as `out` changes (a knob is only dropped when the config stays).
+      let current = configOf(out);
       for (let pass = 0; pass <= dims.length; pass++) {
         let changed = false;
         for (const d of dims) {
           const first = d.values[0];
           if (out[d.name] === first) continue;
           const q = { ...out, [d.name]: first };
-          if (configOf(q) === configOf(out)) {
+          if (configOf(q) === current) {
             out = q;
             changed = true;
           }
@@ -253,9 +275,14 @@ export class BranchMaterializer {
   /** One provider's local parameter values for this point (searched, else pinned), prefix stripped. */
   private selection(point: Point, provider: string): Record<string, DimensionValue> {
     const prefix = adapterPrefix(provider);
+    let pinned = this.pinnedSelections.get(provider);
+    if (!pinned) {
+      pinned = Object.entries(this.inp.branch.pinned).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v as DimensionValue] as const] : []));
+      this.pinnedSelections.set(provider, pinned);
+    }
     const out: Record<string, DimensionValue> = {};
-    for (const [k, v] of Object.entries(this.inp.branch.pinned)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v as DimensionValue;
-    for (const [k, v] of Object.entries(point)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
+    for (const [k, v] of pinned) out[k] = v;
+    for (const k in point) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = point[k];
     return out;
   }
 
