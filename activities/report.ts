@@ -63,7 +63,9 @@ export async function reportSweep(input: ReportInput): Promise<SweepOutcome> {
   let heartbeat: (() => void) | undefined;
   try {
     const ctx = Context.current();
-    heartbeat = () => ctx.heartbeat();
+    // A local activity (a small sweep's report, workflows/sweep.ts) has no heartbeat: its workflow
+    // task is what proves the worker alive.
+    heartbeat = ctx.info.isLocal ? undefined : () => ctx.heartbeat();
   } catch {
     heartbeat = undefined; // called outside an activity (tests, local tools)
   }

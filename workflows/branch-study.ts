@@ -119,6 +119,14 @@ const { replayWave: replayWaveHere } = proxyLocalActivities<typeof activities>({
  */
 export const WAVES_HERE_PATCH = 'replay-waves-on-sole-worker';
 /**
+ * Histories recorded before signalled the parent when a round's signal fell due, also inside a
+ * workflow task held open by waves replayed here, so that task ended with a signal per round (each
+ * waking the parent for a workflow task of its own). Since, a due signal waits for the point where the
+ * branch's task ends anyway (replay activities scheduled, the chunk write that ends a held task, the
+ * continue-as-new or the completion) and leaves then, with the progress and trials of that moment.
+ */
+export const SIGNALS_AT_TASK_END_PATCH = 'progress-signals-at-task-end';
+/**
  * Local activities hold the workflow task open (the server hears of them when it completes), and
  * queries, signals and history writes wait for it. So once waves replayed here add up to this much
  * replay time, the round's trial-chunk write is a regular activity, whose server round trip ends the
@@ -241,15 +249,36 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     return { accepted: true, trials_done: current.trials.length };
   });
 
+  const atTaskEnd = wavesHere && patched(SIGNALS_AT_TASK_END_PATCH);
+  /** A signal fell due and waits for the workflow task to end (SIGNALS_AT_TASK_END_PATCH). */
+  let signalOwed = false;
+  /** Views of the trials the parent has not heard of (the latest MAX_VIEWS_PER_SIGNAL). */
+  const unreportedViews = () => {
+    const inMemory = trialViews(plan, { ...current, trials: current.trials.filter((t) => t.n > reportedN) });
+    return [...unsentViews.filter((v) => v.n > reportedN), ...inMemory].slice(-MAX_VIEWS_PER_SIGNAL);
+  };
   /** Sends new trials and progress to the parent sweep (only when something changed). */
   const report = () => {
     const parent = workflowInfo().parent;
     const known = tally.trials + current.trials.length;
     if (!parent || (known === reportedN && status === reportedStatus)) return;
     if (thinSignals && status === reportedStatus && (current.round === reportedRound || !progressSignalDue(current.round))) return;
+    if (atTaskEnd && status === 'running') {
+      signalOwed = true;
+      return;
+    }
+    signal();
+  };
+  /** Sends the owed signal: the workflow task is about to end. */
+  const beforeTaskEnds = () => {
+    if (signalOwed) signal();
+  };
+  const signal = () => {
+    const parent = workflowInfo().parent!;
+    const known = tally.trials + current.trials.length;
+    signalOwed = false;
     reportedRound = current.round;
-    const inMemory = trialViews(plan, { ...current, trials: current.trials.filter((t) => t.n > reportedN) });
-    const fresh = [...unsentViews.filter((v) => v.n > reportedN), ...inMemory].slice(-MAX_VIEWS_PER_SIGNAL);
+    const fresh = unreportedViews();
     unsentViews = [];
     reportedN = known;
     reportedStatus = status;
@@ -274,7 +303,9 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       const started = Date.now(); // workflow time: deterministic on replay
       let outcomes: EvalOutcome[];
       let hereMs: number | null = null;
-      if (wavesHere && (hereUntilTaskEnds || (hereUntilTaskEnds = (await localSteps.waveHere()).here))) {
+      const here = wavesHere && (hereUntilTaskEnds || (hereUntilTaskEnds = (await localSteps.waveHere()).here));
+      if (!here) beforeTaskEnds(); // the replay activities end this workflow task
+      if (here) {
         // In ask order, in units of bounded payload; the units share this worker's replay threads.
         const done = await Promise.all(pieces(candidates, MAX_UNIT_CANDIDATES).map((unit) => replayWaveHere({ context: activityContext, candidates: unit })));
         outcomes = done.flatMap((d) => d.outcomes);
@@ -324,6 +355,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       if (endTask) {
         heldReplayMs = 0;
         hereUntilTaskEnds = false;
+        beforeTaskEnds();
       }
       const step = endTask ? storeTrialChunk : storeStep;
       await Promise.all(parts.map((part, i) => step({ prefix: chunkPrefix, index: chunks + i, trials: part })));
@@ -370,6 +402,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     current = result.state;
     if (!stopRequested) {
       report();
+      beforeTaskEnds();
       await condition(allHandlersFinished);
       await Promise.all(pendingSignals);
       // A stop that arrived meanwhile is honoured by this run instead of being lost in the hand-over.
@@ -394,7 +427,10 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   }
   current = result.state;
   status = 'done';
-  report();
+  // Under SIGNALS_AT_TASK_END_PATCH the result tells the parent the last trials: a final signal would
+  // keep the branch open for one more workflow task, until the server confirmed it.
+  const views = atTaskEnd ? unreportedViews() : undefined;
+  if (!atTaskEnd) report();
   await condition(allHandlersFinished);
   await Promise.all(pendingSignals);
   return {
@@ -403,5 +439,6 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     persistent_cache_hits: persistentHits,
     continued_as_new: continuedAsNew,
     ...(trialsInStore ? { trial_chunks: { prefix: chunkPrefix, chunks }, progress: progress() } : {}),
+    ...(views ? { views } : {}),
   };
 }

@@ -105,6 +105,8 @@ export interface BranchStudyResult {
   trial_chunks?: { prefix: string; chunks: number };
   /** The branch's final progress (counts, best, Pareto front size) over all its trials. */
   progress?: BranchProgress;
+  /** Views of the trials no progress signal carried (branches under SIGNALS_AT_TASK_END_PATCH). */
+  views?: TrialView[];
 }
 
 /** Result of the replay activity for one wave. */

@@ -51,6 +51,18 @@ const { reportSweep } = proxyActivities<typeof activities>({
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
+// The same report as a local activity, for sweeps small enough that it takes well under a second
+// (their trials are in this worker's replay cache, or a few replays away): the workflow task that
+// hears the last branch finish then also reports and completes, without a server round trip.
+const { reportSweep: reportLocally } = proxyLocalActivities<typeof activities>({
+  startToCloseTimeout: '30 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+/** Histories recorded before small sweeps reported in a local activity replay with the activity. */
+export const REPORT_LOCAL_PATCH = 'small-report-local-activity';
+/** At most this many recorded trials (all branches) for the local report. */
+export const LOCAL_REPORT_MAX_TRIALS = 256;
+
 /** Workflow-task timeout of a branchStudy child (the server caps it at 120 s). */
 export const BRANCH_WORKFLOW_TASK_TIMEOUT = '30 seconds';
 
@@ -100,13 +112,16 @@ async function runSweep(input: SweepInput): Promise<SweepOutcome> {
     requestStop();
     return { accepted: true, trials_done: progress.branches.reduce((n, b) => n + b.trials_done, 0) };
   });
+  const keepViews = (mode: BranchStudyResult['deployment_mode'], fresh: TrialView[]) => {
+    const known = trials.get(mode) ?? [];
+    const last = known.length > 0 ? known[known.length - 1].n : 0;
+    trials.set(mode, [...known, ...fresh.filter((t) => t.n > last)].slice(-MAX_TRIAL_VIEWS_PER_BRANCH));
+  };
   setHandler(branchProgressSignal, (p, fresh) => {
     const i = progress.branches.findIndex((b) => b.deployment_mode === p.deployment_mode);
     if (i < 0) return;
     progress.branches[i] = p;
-    const known = trials.get(p.deployment_mode) ?? [];
-    const last = known.length > 0 ? known[known.length - 1].n : 0;
-    trials.set(p.deployment_mode, [...known, ...fresh.filter((t) => t.n > last)].slice(-MAX_TRIAL_VIEWS_PER_BRANCH));
+    keepViews(p.deployment_mode, fresh);
   });
 
   let planned: SweepPlanned;
@@ -150,7 +165,8 @@ async function runSweep(input: SweepInput): Promise<SweepOutcome> {
         children.push(child);
         if (progress.stop_requested) void child.signal(stopSignal).catch(() => undefined);
         if (entry().status === 'pending') progress.branches[i] = { ...entry(), status: 'running' };
-        const result = await child.result();
+        const { views, ...result } = await child.result();
+        if (views) keepViews(p.deployment_mode, views);
         const last = entry();
         progress.branches[i] = {
           ...(result.progress
@@ -171,7 +187,9 @@ async function runSweep(input: SweepInput): Promise<SweepOutcome> {
   );
 
   progress.phase = 'reporting';
-  const outcome = await reportSweep({
+  const recorded = results.reduce((n, r) => n + (r.progress?.trials_recorded ?? r.state.trials.length), 0);
+  const report = recorded <= LOCAL_REPORT_MAX_TRIALS && patched(REPORT_LOCAL_PATCH) ? reportLocally : reportSweep;
+  const outcome = await report({
     sweep_id: workflowId,
     config: planned.config,
     config_hash: planned.config_hash,

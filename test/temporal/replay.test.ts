@@ -35,15 +35,25 @@ describe('workflow history replay', () => {
     options = await spicaReplayOptions();
   });
 
-  it('replays the recorded sweep history on the current code (plan as a local activity)', async () => {
+  it('replays the recorded sweep history on the current code (plan and the small report as local activities)', async () => {
     const history = loadHistory('sweep.json');
-    // Sanity: the fixture really exercises plan (a local-activity marker under its patch) → one child per branch → report.
+    // Sanity: the fixture really exercises plan (a local-activity marker under its patch) → one child
+    // per branch → report (a local activity under REPORT_LOCAL_PATCH: four trials).
+    expect(eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toEqual([]);
+    const markers = eventsOfType(history, 'EVENT_TYPE_MARKER_RECORDED').map((e) => e.markerRecordedEventAttributes.markerName);
+    expect(markers).toEqual(['core_patch', 'core_local_activity', 'core_patch', 'core_local_activity']);
+    expect(localActivityTypes(history)).toEqual(['plan', 'reportSweep']);
+    expect(eventsOfType(history, 'EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED')).toHaveLength(2);
+    await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).resolves.toBeUndefined();
+  });
+
+  it('still replays a sweep history recorded when the report was always a regular activity (patched)', async () => {
+    // Frozen copy of the recording before REPORT_LOCAL_PATCH.
+    const history = loadHistory('sweep.pre-report-local.json');
     expect(eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED').map((e) => e.activityTaskScheduledEventAttributes.activityType.name)).toEqual([
       'reportSweep',
     ]);
-    const markers = eventsOfType(history, 'EVENT_TYPE_MARKER_RECORDED').map((e) => e.markerRecordedEventAttributes.markerName);
-    expect(markers).toEqual(['core_patch', 'core_local_activity']);
-    expect(eventsOfType(history, 'EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED')).toHaveLength(2);
+    expect(localActivityTypes(history)).toEqual(['plan']);
     await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).resolves.toBeUndefined();
   });
 
@@ -106,6 +116,21 @@ describe('workflow history replay', () => {
     expect(local.filter((n) => n === 'waveHere')).toHaveLength(2);
     expect(local.filter((n) => n === 'replayWave')).toHaveLength(2);
     await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+  });
+
+  it('a branch replaying its waves here signals its parent only where its workflow task ends anyway (SIGNALS_AT_TASK_END_PATCH)', async () => {
+    const signals = (h: HistoryJson) => eventsOfType(h, 'EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED').length;
+    // Before: a signal when the branch started, one per round, one when it finished (all three left
+    // with task ends, each waking the parent). Since: one at the first round's task end, and the
+    // finished branch's last trials travel in its result.
+    const before = loadHistory('branchStudy-agg.waves-here.pre-task-end-signals.json');
+    const since = loadHistory('branchStudy-agg.waves-here.json');
+    expect(signals(before)).toBe(3);
+    expect(signals(since)).toBe(1);
+    const completed = eventsOfType(since, 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED')[0].workflowExecutionCompletedEventAttributes;
+    const result = JSON.parse(Buffer.from(completed.result.payloads[0].data, 'base64').toString('utf8')) as { views?: { n: number }[] };
+    expect(result.views?.map((v) => v.n)).toEqual([3, 4]); // round 2's trials: no signal carried them
+    await expect(Worker.runReplayHistory(options, before, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
   });
 
   it('the recorded waveHere answer decides the path: a "no" where the wave was replayed here is a determinism violation', async () => {
