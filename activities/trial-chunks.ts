@@ -16,7 +16,14 @@ export function chunkName(prefix: string, index: number): string {
   return `${prefix}/${String(index).padStart(5, '0')}`;
 }
 
-export async function storeTrialChunk(input: { prefix: string; index: number; trials: TrialRecord[] }): Promise<{ bytes: number }> {
+/** One chunk to write: the trials of `prefix/<index>`. */
+export interface TrialChunk {
+  prefix: string;
+  index: number;
+  trials: TrialRecord[];
+}
+
+export async function storeTrialChunk(input: TrialChunk): Promise<{ bytes: number }> {
   const ref = await spicaStore().putBlob('trials', chunkName(input.prefix, input.index), JSON.stringify(input.trials));
   return { bytes: ref.bytes };
 }

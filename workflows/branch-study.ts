@@ -26,6 +26,11 @@ import { initialStudyState, runBranchStudy, trialCount, type StudyHooks, type St
 import { addToTally, branchProgress, emptyTally, trialViews, type TrialTally } from './branch-progress.js';
 import { carryToldTrials, compactState, compactTrial, scoringMetricKeys } from './compact-trial.js';
 import type { EvalOutcome } from '../src/search/trial.js';
+import type { OptimizerState } from '../src/search/optimizer/optimizer.js';
+import type { Point } from '../src/search/optimizer/space.js';
+import type { MaterializedCandidate } from '../src/search/study/materialize.js';
+import type { TrialRecord } from '../src/search/study/trialRecord.js';
+import type { TrialChunk } from '../activities/trial-chunks.js';
 import { rethrowInputFailure } from './input-failure.js';
 import { replayUnits } from './replay-units.js';
 import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
@@ -159,6 +164,15 @@ const localSteps = proxyLocalActivities<typeof activities>({
  */
 export const SHORT_STEPS_LOCAL_PATCH = 'short-steps-local-activities';
 
+/**
+ * Histories recorded before replay a round's trial-chunk write, optimizer ask, materialize and recall
+ * as up to four local activities, one after another between two waves. Since, they are one
+ * (`askAndMaterialize`): the chunk a round leaves waits for the next ask, which writes it first; a
+ * chunk with no ask after it (the last round, a pause for continue-as-new, a thorough branch, a
+ * recall or materialize of the old kind) is written on its own before that.
+ */
+export const ONE_STEP_ROUNDS_PATCH = 'round-steps-in-one-local-activity';
+
 /** Histories recorded before the ask moved into a local activity replay with the in-workflow ask. */
 const ASK_LOCAL_ACTIVITY_PATCH = 'optimizer-ask-local-activity';
 /**
@@ -289,12 +303,33 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     );
   };
 
+  /** ONE_STEP_ROUNDS_PATCH: decided with the other ports below. */
+  let oneStep = false;
+  /** Chunks stored by the loop and not yet written: the next `askAndMaterialize` writes them first. */
+  let unwritten: TrialChunk[] = [];
+  /** The last ask's points, materialized with it (the loop materializes exactly those next). */
+  let askedAhead: { points: Point[]; candidates: MaterializedCandidate[]; recalled: TrialRecord[] | null } | null = null;
+  /** The stored trials of the candidates the loop is evaluating, recalled with their ask. */
+  let recalledAhead: TrialRecord[] | null = null;
+  /** Writes the chunks no ask took along (before anything else reads the store, and before the run ends). */
+  const writeUnwritten = async () => {
+    if (unwritten.length === 0) return;
+    const chunksToWrite = unwritten;
+    unwritten = [];
+    await Promise.all(chunksToWrite.map((c) => storeStep(c)));
+  };
+
   /** Wall time per candidate of the last wave (workflow time), to size the next wave's replay units. */
   let msPerCandidate: number | null = null;
   const ports: StudyPorts = {
     materialize: async (points) => {
       report();
+      const ahead = askedAhead;
+      askedAhead = null;
+      recalledAhead = ahead && ahead.points === points ? ahead.recalled : null;
+      if (ahead && ahead.points === points) return ahead.candidates;
       if (points.length === 0) return [];
+      await writeUnwritten();
       if (!bounded) return materializeStep({ context: activityContext, points });
       const done = await Promise.all(pieces(points, MAX_MATERIALIZE_POINTS).map((p) => materializeStep({ context: activityContext, points: p })));
       return done.flat();
@@ -357,8 +392,15 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
         hereUntilTaskEnds = false;
         beforeTaskEnds();
       }
-      const step = endTask ? storeTrialChunk : storeStep;
-      await Promise.all(parts.map((part, i) => step({ prefix: chunkPrefix, index: chunks + i, trials: part })));
+      const written = parts.map((part, i): TrialChunk => ({ prefix: chunkPrefix, index: chunks + i, trials: part }));
+      if (oneStep && !endTask) {
+        unwritten = [...unwritten, ...written];
+      } else {
+        const step = endTask ? storeTrialChunk : storeStep;
+        const toWrite = [...unwritten, ...written];
+        unwritten = [];
+        await Promise.all(toWrite.map((c) => step(c)));
+      }
       chunks += parts.length;
       tally = addToTally(plan, tally, trials);
       unsentViews = [...unsentViews, ...views].slice(-MAX_VIEWS_PER_SIGNAL);
@@ -366,7 +408,16 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       // The loop forgets these trials now.
       current = { ...current, trials: [], stored_trials: tally.trials };
     };
-    ports.recall = (keys) => recallStep({ prefix: chunkPrefix, chunks, keys });
+    ports.recall = async (keys) => {
+      const ahead = recalledAhead;
+      recalledAhead = null;
+      if (ahead) {
+        const wanted = new Set(keys);
+        return ahead.filter((t) => wanted.has(t.key));
+      }
+      await writeUnwritten();
+      return recallStep({ prefix: chunkPrefix, chunks, keys });
+    };
   }
   const askLocal = patched(ASK_LOCAL_ACTIVITY_PATCH);
   // The optimizer's told trials stay in the store: a state carried in from a run that still held
@@ -374,11 +425,26 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   const toldInStore = trialsInStore && askLocal && (carry === null || carry.told_in_store !== undefined) && patched(TOLD_TRIALS_IN_STORE_PATCH);
   /** How many of the optimizer's told trials (the first ones) its carried state leaves to the store. */
   const toldLeftOut = carry?.told_in_store ?? 0;
+  oneStep = askLocal && shortLocal && trialsInStore && bounded && patched(ONE_STEP_ROUNDS_PATCH);
   if (askLocal) {
     // The activity leaves out the told trials; the loop's optimizer adopts the rest (branchStudy.ts).
     // The context gives the activity the branch's projector (the optimizer asks only legal points).
-    ports.ask = (state, n) =>
-      askOptimizer(toldInStore && toldLeftOut > 0 ? { state, n, context, told: { prefix: chunkPrefix, chunks, count: toldLeftOut } } : { state, n, context });
+    const askInput = (state: OptimizerState, n: number) =>
+      toldInStore && toldLeftOut > 0 ? { state, n, context, told: { prefix: chunkPrefix, chunks, count: toldLeftOut } } : { state, n, context };
+    ports.ask = oneStep
+      ? async (state, n) => {
+          const store = unwritten;
+          unwritten = [];
+          const asked = await localSteps.askAndMaterialize({
+            store,
+            ask: askInput(state, n),
+            materialize: { context: activityContext, maxPoints: MAX_MATERIALIZE_POINTS },
+            ...(chunks > 0 ? { recall: { prefix: chunkPrefix, chunks } } : {}),
+          });
+          askedAhead = asked.candidates ? { points: asked.points, candidates: asked.candidates, recalled: asked.recalled } : null;
+          return { points: asked.points, state: asked.state };
+        }
+      : (state, n) => askOptimizer(askInput(state, n));
   }
   /** The state to carry or return: under toldInStore without the told trials the store holds. */
   const carried = (s: StudyState) => {
@@ -397,7 +463,13 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     },
   };
 
-  let result = await runBranchStudy(plan, ports, hooks, current);
+  // The chunks the last rounds left are in the store before a continue-as-new or the result.
+  const study = async () => {
+    const r = await runBranchStudy(plan, ports, hooks, current);
+    await writeUnwritten();
+    return r;
+  };
+  let result = await study();
   while (!result.finished) {
     current = result.state;
     if (!stopRequested) {
@@ -423,7 +495,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
         });
       }
     }
-    result = await runBranchStudy(plan, ports, hooks, current);
+    result = await study();
   }
   current = result.state;
   status = 'done';

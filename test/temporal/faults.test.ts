@@ -1,6 +1,6 @@
 // Faults the durable sweep must survive (issues 8, 15, 16), on real servers and processes:
-// (1) a `spica worker` process is SIGKILLed inside each activity type in turn (plan, ask, materialize,
-//     replay, report — the test hook SPICA_TEST_PAUSE_IN holds it there) and replaced: each time the
+// (1) a `spica worker` process is SIGKILLed inside each activity type in turn (plan, ask — with
+//     materialize one local activity since ONE_STEP_ROUNDS_PATCH —, replay, report — the test hook SPICA_TEST_PAUSE_IN holds it there) and replaced: each time the
 //     work it held is redone within 60 s (short timeouts or heartbeats, never a 10-minute stall), and
 //     the sweep ends with the SweepResult of an uninterrupted run (runSweepLocal, same config and seed);
 // (2) two worker processes with one activity slot each share the replays of a wave; one is SIGKILLed
@@ -75,7 +75,7 @@ const eventMs = (e: HistoryEvent) => Number(e.eventTime?.seconds ?? 0) * 1000 + 
 /** The activity type a history names for each pausable kind (the ask is a local activity: a marker). */
 const ACTIVITY_OF: Record<PausableActivity, string> = {
   plan: 'plan',
-  ask: 'askOptimizer',
+  ask: 'askAndMaterialize',
   materialize: 'materializeCandidates',
   replay: 'replayCandidate',
   report: 'reportSweep',
@@ -95,7 +95,7 @@ function localActivityType(e: HistoryEvent): string | null {
 
 /**
  * The work a killed worker held was done again since `sinceMs`: a retried attempt of that activity
- * completed, or, for a local activity (the ask; materialize since SHORT_STEPS_LOCAL_PATCH), its
+ * completed, or, for a local activity (the ask with materialize, askAndMaterialize), its
  * marker was recorded — the branch's workflow task ran again on another worker.
  */
 async function redoneSince(handles: WorkflowHandle[], kind: PausableActivity, sinceMs: number): Promise<boolean> {
@@ -149,8 +149,9 @@ type WorkerProcess = Awaited<ReturnType<typeof startWorkerProcess>>;
 
 describe('durable sweep faults', () => {
   it('a worker SIGKILLed inside each activity type is replaced; each time the work is redone within 60 s, and the sweep ends exactly like an uninterrupted run', async () => {
-    // The order one agg branch reaches them: plan (parent), the first ask, materialize, replays, report.
-    const kinds: PausableActivity[] = ['plan', 'ask', 'materialize', 'replay', 'report'];
+    // The order one agg branch reaches them: plan (parent), the first ask (askAndMaterialize, which
+    // also materializes the asked points), replays, report.
+    const kinds: PausableActivity[] = ['plan', 'ask', 'replay', 'report'];
     const taskQueue = uniqueTaskQueue('kill');
     const cacheDir = tempDir('spica-cache-kill-');
     const workers: WorkerProcess[] = [];

@@ -118,6 +118,29 @@ describe('workflow history replay', () => {
     await expect(Worker.runReplayHistory(options, history, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
   });
 
+  it('a round between two waves is one local activity: chunk write, ask, materialize and recall (ONE_STEP_ROUNDS_PATCH)', async () => {
+    // Before: ask, materialize (and recall once trials were stored) one after another, each its own
+    // round trip to the SDK core. Since: one askAndMaterialize per ask, which also writes the chunk
+    // the round before left, unless that chunk ended a held task (the regular storeTrialChunk).
+    const before = loadHistory('branchStudy-agg.waves-here.pre-one-step-rounds.json');
+    const since = loadHistory('branchStudy-agg.waves-here.json');
+    expect(localActivityTypes(before)).toEqual([
+      'askOptimizer', 'materializeCandidates', 'waveHere', 'replayWave',
+      'askOptimizer', 'materializeCandidates', 'recallTrials', 'waveHere', 'replayWave',
+    ]);
+    expect(localActivityTypes(since)).toEqual(['askAndMaterialize', 'waveHere', 'replayWave', 'askAndMaterialize', 'waveHere', 'replayWave']);
+    // The second round's ask recalled its candidates' keys from the first round's chunk.
+    const second = eventsOfType(since, 'EVENT_TYPE_MARKER_RECORDED').filter((e) => markerActivityType(e) === 'askAndMaterialize')[1];
+    const answer = JSON.parse(Buffer.from(second.markerRecordedEventAttributes.details.result.payloads[0].data, 'base64').toString('utf8')) as {
+      candidates: unknown[] | null;
+      recalled: unknown[] | null;
+    };
+    expect(answer.candidates).toHaveLength(2);
+    expect(answer.recalled).toEqual([]);
+    await expect(Worker.runReplayHistory(options, before, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(options, since, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+  });
+
   it('a branch replaying its waves here signals its parent only where its workflow task ends anyway (SIGNALS_AT_TASK_END_PATCH)', async () => {
     const signals = (h: HistoryJson) => eventsOfType(h, 'EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED').length;
     // Before: a signal when the branch started, one per round, one when it finished (all three left
