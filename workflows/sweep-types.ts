@@ -186,8 +186,19 @@ export interface StoredSweepResult {
   counts: Counts;
 }
 
-/** The `sweep` workflow's result: the SweepResult itself, or a reference when it is too big. */
-export type SweepOutcome = SweepResult | StoredSweepResult;
+/**
+ * The `sweep` workflow's result: the SweepResult itself, or a reference when it is too big (what the
+ * report activity returns), plus the run's final progress — what the `progress` query answers once
+ * the run closed, so `spica sweep` prints its last progress line without a query (which replays the
+ * closed workflow on a worker). Runs recorded before carry no `progress`.
+ */
+export type SweepOutcome = (SweepResult | StoredSweepResult) & { progress?: SweepProgress };
+
+/** The outcome without its `progress` (a SweepResult or a reference, as the report returned it) and that progress (null when absent). */
+export function splitOutcome(o: SweepOutcome): { outcome: SweepResult | StoredSweepResult; progress: SweepProgress | null } {
+  const { progress, ...outcome } = o;
+  return { outcome: outcome as SweepResult | StoredSweepResult, progress: progress ?? null };
+}
 
 export interface StopAck {
   accepted: boolean;

@@ -199,5 +199,6 @@ async function runSweep(input: SweepInput): Promise<SweepOutcome> {
     branches: planned.plans.map((p, i) => ({ plan: p, result: results[i] })),
   });
   progress.phase = 'done';
-  return outcome;
+  // The final progress travels in the result (only the payload changes, not the commands).
+  return { ...outcome, progress };
 }

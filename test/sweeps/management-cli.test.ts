@@ -14,7 +14,7 @@ import { canonicalJson } from '../../src/config/canonical-json.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { SPICA_MODEL } from '../../workflows/search-attributes.js';
 import { progressQuery } from '../../workflows/messages.js';
-import { isStoredResult, type SweepOutcome } from '../../workflows/sweep-types.js';
+import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
 import { captureIo, connectTestTemporal, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from '../temporal/harness.js';
 
 const config = parseConfigText(TINY_CONFIG_YAML);
@@ -44,8 +44,9 @@ function cacheEntries(dir: string): number {
 }
 
 function inline(o: SweepOutcome): SweepResult {
-  if (isStoredResult(o)) throw new Error('expected an inline SweepResult');
-  return o;
+  const { outcome } = splitOutcome(o);
+  if (isStoredResult(outcome)) throw new Error('expected an inline SweepResult');
+  return outcome;
 }
 
 async function spica_(args: string[]) {

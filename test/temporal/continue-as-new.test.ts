@@ -13,7 +13,7 @@ import { freePort } from '../../src/cli/temporal/free-port.js';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
-import { isStoredResult, type BranchStudyInput } from '../../workflows/sweep-types.js';
+import { isStoredResult, splitOutcome, type BranchStudyInput } from '../../workflows/sweep-types.js';
 import { neutralized, TINY_CONFIG_YAML, uniqueTaskQueue } from './harness.js';
 import { largeSweepYaml } from '../support/large-sweep.js';
 import { liveSweepProgress } from '../../src/cli/sweeps/live-progress.js';
@@ -59,9 +59,10 @@ describe('branchStudy continue-as-new', () => {
         const r = await handle.result();
         return [r, await handle.query(progressQuery)] as const;
       });
-      if (isStoredResult(result)) throw new Error('expected an inline result');
-      expect(neutralized(result)).toEqual(neutralized(local));
-      expect(result.branches[0].rounds).toBe(3);
+      const { outcome: inline } = splitOutcome(result);
+      if (isStoredResult(inline)) throw new Error('expected an inline result');
+      expect(neutralized(inline)).toEqual(neutralized(local));
+      expect(inline.branches[0].rounds).toBe(3);
 
       expect(progress.branches[0].continued_as_new).toBe(2);
       // The chain is visible on the server: two runs ended by continue-as-new, the last one completed.

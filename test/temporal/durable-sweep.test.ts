@@ -14,7 +14,7 @@ import { canonicalJson } from '../../src/config/canonical-json.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { SPICA_GOAL, SPICA_HARDWARE, SPICA_MODEL } from '../../workflows/search-attributes.js';
 import { branchWorkflowId, progressQuery, stopSignal, stopUpdate, trialsQuery, type sweep } from '../../workflows/sweep.js';
-import { isStoredResult, type SweepOutcome } from '../../workflows/sweep-types.js';
+import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
 import { connectTestTemporal, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, withSpicaWorker, type TestTemporal } from './harness.js';
 
 let t: TestTemporal;
@@ -28,8 +28,9 @@ function freshCacheDir(): string {
 }
 
 function inline(o: SweepOutcome): SweepResult {
-  if (isStoredResult(o)) throw new Error('expected an inline SweepResult');
-  return o;
+  const { outcome } = splitOutcome(o);
+  if (isStoredResult(outcome)) throw new Error('expected an inline SweepResult');
+  return outcome;
 }
 
 beforeAll(async () => {

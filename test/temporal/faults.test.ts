@@ -22,7 +22,7 @@ import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
-import { isStoredResult, type SweepOutcome } from '../../workflows/sweep-types.js';
+import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
 import { connectTestTemporal, neutralized, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, type TestTemporal } from './harness.js';
 import { TEST_PAUSE_LINE, type PausableActivity } from '../../activities/test-pause.js';
 
@@ -47,8 +47,9 @@ afterAll(async () => {
 });
 
 function inline(o: SweepOutcome): SweepResult {
-  if (isStoredResult(o)) throw new Error('expected an inline SweepResult');
-  return o;
+  const { outcome } = splitOutcome(o);
+  if (isStoredResult(outcome)) throw new Error('expected an inline SweepResult');
+  return outcome;
 }
 
 function tempDir(prefix: string): string {

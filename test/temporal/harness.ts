@@ -6,6 +6,8 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { inject } from 'vitest';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
+import type { SweepResult } from '../../src/search/sweepResult.js';
+import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
 
 export interface TestTemporal {
   address: string;
@@ -103,6 +105,13 @@ sweep:
   parallel_evals: 2
   seed: 5
 `;
+
+/** A sweep workflow's result as an inline SweepResult (its final `progress` left out); throws for a stored reference. */
+export function inlineResult(o: SweepOutcome): SweepResult {
+  const { outcome } = splitOutcome(o);
+  if (isStoredResult(outcome)) throw new Error('expected an inline SweepResult');
+  return outcome;
+}
 
 /** A SweepResult with what may legitimately differ between runs (id, persistent cache hits) neutralized. */
 export function neutralized<T extends { sweep_id: string | null; counts: { cache_hits: number } }>(r: T): T {

@@ -15,6 +15,7 @@ import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/swe
 import {
   BAD_CONFIG_YAML,
   connectTestTemporal,
+  inlineResult,
   neutralized,
   SMALL_CONFIG_YAML,
   TINY_CONFIG_YAML,
@@ -46,12 +47,15 @@ describe('sweep workflow', () => {
         taskQueue,
         args: [{ configYaml: SMALL_CONFIG_YAML }],
       });
-      const result = (await handle.result()) as SweepResult;
+      const outcome = await handle.result();
+      const result = inlineResult(outcome);
       expect(result.sweep_id).toBe(workflowId);
       expect(neutralized(result)).toEqual(neutralized(local));
 
       const progress = await handle.query(progressQuery);
       expect(progress.phase).toBe('done');
+      // The result carries the final progress: exactly what the query of the closed run answers.
+      expect(outcome.progress).toEqual(progress);
       expect(progress.branches.map((b) => [b.deployment_mode, b.status, b.workflowId, b.trials_done])).toEqual([
         ['agg', 'done', branchWorkflowId(workflowId, 'agg'), local.branches[0].trials],
         ['disagg', 'done', branchWorkflowId(workflowId, 'disagg'), local.branches[1].trials],
@@ -71,7 +75,7 @@ describe('sweep workflow', () => {
     const expected = await runLocalSweep(second);
     await withSpicaWorker(t, taskQueue, async () => {
       await (await t.client.workflow.start<typeof sweep>('sweep', { workflowId, taskQueue, args: [first] })).result();
-      const again = (await (await t.client.workflow.start<typeof sweep>('sweep', { workflowId, taskQueue, args: [second] })).result()) as SweepResult;
+      const again = inlineResult(await (await t.client.workflow.start<typeof sweep>('sweep', { workflowId, taskQueue, args: [second] })).result());
       expect(neutralized(again)).toEqual(neutralized(expected));
     });
   });
@@ -91,7 +95,7 @@ describe('sweep workflow', () => {
         child.on('exit', resolve);
       });
       expect(code).toBe(0);
-      return (await t.client.workflow.getHandle<typeof sweep>(workflowId).result()) as SweepResult;
+      return inlineResult(await t.client.workflow.getHandle<typeof sweep>(workflowId).result());
     });
     expect(neutralized(result)).toEqual(neutralized(local));
   });

@@ -10,7 +10,7 @@ import { InputError, TemporalUnavailable } from '../../errors.js';
 import { loadConfigFile } from '../../config/load.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import { progressQuery, type sweep } from '../../../workflows/sweep.js';
-import type { SweepOutcome, SweepProgress } from '../../../workflows/sweep-types.js';
+import { splitOutcome, type SweepOutcome, type SweepProgress } from '../../../workflows/sweep-types.js';
 import { runLocalSweep } from '../../../activities/local-sweep.js';
 import type { SweepResult } from '../../search/sweepResult.js';
 import { writeResultFiles } from '../../results/files.js';
@@ -126,12 +126,17 @@ async function runLocal(config: SmartSearchConfig, args: SweepArgs, io: CommandI
 
 const PROGRESS_POLL_MS = 1000;
 
-/** Polls the `progress` query about once a second until `done` settles. */
-export async function reportProgress(
+/**
+ * Polls the `progress` query about once a second until `done` settles, then shows the final state:
+ * `finalProgress` of what `done` gave (the progress the workflow's result carries), else — a run
+ * recorded before results carried it, a failed run — one more query.
+ */
+export async function reportProgress<T>(
   client: Client,
   handle: { query: (q: typeof progressQuery) => Promise<SweepProgress> },
   io: CommandIo,
-  done: Promise<unknown>,
+  done: Promise<T>,
+  finalProgress: (settled: T) => SweepProgress | null = () => null,
 ): Promise<void> {
   const reporter = new ProgressReporter(io.stderr, io.isTty);
   let finished = false;
@@ -148,8 +153,10 @@ export async function reportProgress(
     await Promise.race([new Promise((r) => (tick = setTimeout(r, PROGRESS_POLL_MS))), done.catch(() => undefined)]);
     clearTimeout(tick);
   }
+  const carried = await done.then(finalProgress, () => null);
   try {
-    reporter.update(await handle.query(progressQuery)); // the final state ('done', all trials)
+    // The final state ('done', all trials): the query replays the closed workflow on this worker.
+    reporter.update(carried ?? (await handle.query(progressQuery)));
   } catch {
     // the sweep failed or the worker is going away: the error is reported by the caller
   }
@@ -215,7 +222,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
         finished.then((result) => ({ result })),
         whenAborted(signal).then(() => ({ interrupted: true as const })),
       ]);
-      await reportProgress(client, handle, io, race);
+      await reportProgress(client, handle, io, race, (o) => ('result' in o ? splitOutcome(o.result).progress : null));
       return race;
     });
     if ('interrupted' in outcome) {
@@ -225,7 +232,7 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
       );
       return 130;
     }
-    const result = await resolveSweepOutcome(outcome.result as SweepOutcome, handle.workflowId);
+    const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
     return emitResult(result, args, io);
   } catch (err) {
     if (err instanceof WorkflowFailedError) throw sweepFailureError(err, workflowId);

@@ -4,7 +4,7 @@ import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import { SweepResultSchema, type SweepResult } from '../../search/sweepResult.js';
 import { readStoredResult } from '../../../activities/result-store.js';
-import { isStoredResult, type SweepOutcome } from '../../../workflows/sweep-types.js';
+import { isStoredResult, splitOutcome, type SweepOutcome } from '../../../workflows/sweep-types.js';
 import { sweepFailureError, resumeCanFix } from './sweep-failure.js';
 import { requireSweepType } from './sweep-status.js';
 
@@ -15,8 +15,9 @@ export function isResumable(status: string): boolean {
   return (RESUMABLE_STATUSES as readonly string[]).includes(status);
 }
 
-/** Turns the workflow's return value into a validated SweepResult. */
-export async function resolveSweepOutcome(outcome: SweepOutcome, workflowId: string): Promise<SweepResult> {
+/** Turns the workflow's return value into a validated SweepResult (its final progress left out). */
+export async function resolveSweepOutcome(value: SweepOutcome, workflowId: string): Promise<SweepResult> {
+  const { outcome } = splitOutcome(value);
   let raw: unknown = outcome;
   if (isStoredResult(outcome)) {
     try {
