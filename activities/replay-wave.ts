@@ -20,13 +20,35 @@ import { resultCache } from './result-cache.js';
 
 const HEARTBEAT_MS = 5_000;
 
-/** Spec hash of a candidate, or the build error that prevents a spec. */
-export function specHashFor(context: BranchContext, m: MaterializedCandidate): { hash: string } | { error: string } {
+type SpecHash = { hash: string } | { error: string };
+
+// Spec hashes by (config hash, trace, candidate key), per process: a wave hashes each candidate's
+// ReplaySpec to ask the persistent cache, and the report of a sweep this worker ran hashes every trial
+// again to re-hydrate it; building the spec is most of that (~0.5–1 ms a candidate on 2 cores). The
+// key and the config decide the spec (the materializer derives everything else from them).
+const SPEC_HASHES_KEPT = 4096;
+const specHashes = new Map<string, SpecHash>();
+
+/**
+ * Spec hash of a candidate, or the build error that prevents a spec. `key`: the candidate's compact
+ * key (a materializeCandidates key, or the trial's), remembered only with a context that names its
+ * config by hash.
+ */
+export function specHashFor(context: BranchContext, m: MaterializedCandidate, key: string = m.key): SpecHash {
+  const memoKey = context.config_hash && key ? `${context.config_hash}\n${context.traceSha256 ?? ''}\n${key}` : null;
+  const known = memoKey === null ? undefined : specHashes.get(memoKey);
+  if (known) return known;
+  let out: SpecHash;
   try {
-    return { hash: specHash(replaySpecFor({ config: context.config, traceSha256: context.traceSha256 }, m)) };
+    out = { hash: specHash(replaySpecFor({ config: context.config, traceSha256: context.traceSha256 }, m)) };
   } catch (e) {
-    return { error: (e as Error).message };
+    out = { error: (e as Error).message };
   }
+  if (memoKey !== null) {
+    specHashes.set(memoKey, out);
+    if (specHashes.size > SPEC_HASHES_KEPT) specHashes.delete(specHashes.keys().next().value!);
+  }
+  return out;
 }
 
 /** Runs candidates through cache + pool; `onProgress` sees (done, total). Shared with `reportSweep`. */

@@ -38,7 +38,7 @@ export async function hydrateTrials(context: BranchContext, trials: TrialRecord[
     const { observed: _observed, ...rest } = t; // the projection below says it in full
     const full: TrialRecord = { ...rest, candidate: m.candidate, projection: m.projection };
     if (t.metrics && m.candidate) {
-      const key = specHashFor(context, m);
+      const key = specHashFor(context, m, t.key);
       wanted.push({ index: out.length, hash: 'hash' in key ? key.hash : null, m });
     }
     out.push(full);
@@ -83,7 +83,7 @@ async function assembleReport(input: ReportInput, heartbeat: (() => void) | unde
   const branches = [];
   let persistentHits = 0;
   for (const { plan, result } of input.branches) {
-    const context: BranchContext = { config: input.config, mode: plan.deployment_mode, traceSha256: input.traceSha256 };
+    const context: BranchContext = { config: input.config, mode: plan.deployment_mode, traceSha256: input.traceSha256, config_hash: input.config_hash };
     const trials: TrialRecord[] = [];
     // Chunk by chunk, so heartbeats get through between them.
     const pieces = result.trial_chunks ? await readTrialChunks(result.trial_chunks) : [];
