@@ -11,6 +11,7 @@ import { SWEEP_SEARCH_ATTRIBUTES } from '../workflows/search-attributes.js';
 import { isYamlInput, type SweepInput, type SweepLabels, type SweepPlanned } from '../workflows/sweep-types.js';
 import { cachedSweepPlan } from './sweep-inputs.js';
 import { storeConfig } from './context.js';
+import { listedSearchAttributes } from './listed-search-attributes.js';
 import { testPause } from './test-pause.js';
 
 /**
@@ -35,13 +36,20 @@ export function sweepLabels(config: SmartSearchConfig): SweepLabels {
   };
 }
 
-/** Which sweep search attributes the server knows; without a server connection, none. */
+/**
+ * Which sweep search attributes the server knows; without a server connection, none. A listing this
+ * process already made on the worker's connection (spica sweep's registration) is reused.
+ */
 async function registeredSearchAttributes(): Promise<{ names: string[]; warning?: string }> {
   const wanted = Object.keys(SWEEP_SEARCH_ATTRIBUTES);
   try {
     const ctx = Context.current();
-    const res = await ctx.client.connection.operatorService.listSearchAttributes({ namespace: ctx.info.workflowNamespace });
-    const known = new Set(Object.keys(res.customAttributes ?? {}));
+    const { connection } = ctx.client;
+    const namespace = ctx.info.workflowNamespace;
+    const custom =
+      (namespace === undefined ? undefined : listedSearchAttributes(connection, namespace)) ??
+      Object.keys((await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {});
+    const known = new Set(custom);
     const names = wanted.filter((n) => known.has(n));
     const missing = wanted.filter((n) => !known.has(n));
     return {
@@ -67,9 +75,9 @@ export async function plan(input: SweepInput): Promise<SweepPlanned> {
   } catch (err) {
     nonRetryable(err);
   }
-  // The branches send the config to their per-trial activities by this hash (activities/context.ts).
-  await storeConfig(config, planned.plan.config_hash);
-  const attrs = await registeredSearchAttributes();
+  // The branches send the config to their per-trial activities by this hash (activities/context.ts);
+  // the search-attribute listing runs meanwhile.
+  const [, attrs] = await Promise.all([storeConfig(config, planned.plan.config_hash), registeredSearchAttributes()]);
   // Operational, not part of the result (runSweepLocal has no server): log it on the worker.
   if (attrs.warning) Context.current().log.warn(attrs.warning);
   return {

@@ -24,7 +24,8 @@ import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '..
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
-import { createSpicaWorker, DEFAULT_TASK_QUEUE, spicaWorkflowBundle } from '../temporal/worker.js';
+import { createSpicaWorker, DEFAULT_TASK_QUEUE, installQuietRuntime, spicaWorkflowBundle } from '../temporal/worker.js';
+import { warmSweepPlan } from '../../../activities/sweep-inputs.js';
 
 import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 const usage = `Usage: spica sweep <config.yaml> [options]
@@ -199,13 +200,18 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
   // The in-process worker and the client share one native connection: the server then hands the
   // sweep's first workflow task to this worker in its start response (eager start) instead of through
   // a poll. The bundle is read, the search attributes registered and the worker created side by side.
-  void spicaWorkflowBundle().catch(() => undefined); // read while connecting; createSpicaWorker awaits it
+  installQuietRuntime(); // before the connection: it binds the SDK runtime
   let spicaWorker: Awaited<ReturnType<typeof createSpicaWorker>> | undefined;
   let workflowId = args.id ?? '(not started)';
   let connection: NativeConnection | undefined;
   let ran = false;
   try {
-    connection = await connectWorker(address);
+    const connecting = connectWorker(address); // the connect is the SDK core's I/O, off this thread
+    // Meanwhile, on this thread: read the bundle (createSpicaWorker awaits it) and plan the sweep into
+    // the cache the plan activity reads (tens of ms of CPU that were on the critical path after the start).
+    void spicaWorkflowBundle().catch(() => undefined);
+    warmSweepPlan(config);
+    connection = await connecting;
     const client = new Client({ connection, namespace });
     [spicaWorker] = await Promise.all([
       createSpicaWorker({ address, namespace, taskQueue: args.taskQueue, workflowsOnMainThread: true, wavesHere: true, connection }),

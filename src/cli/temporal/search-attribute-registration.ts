@@ -3,6 +3,7 @@
 import type { Connection } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
+import { rememberListedSearchAttributes } from '../../../activities/listed-search-attributes.js';
 import type { SearchAttributeKind } from './dev-config.js';
 
 // temporal.api.enums.v1.IndexedValueType numbers (the proto package is CommonJS and only a
@@ -32,15 +33,20 @@ export async function ensureSearchAttributes(
 ): Promise<RegistrationOutcome> {
   const names = Object.keys(wanted);
   let existing: Record<string, unknown>;
+  let listed: Awaited<ReturnType<typeof connection.operatorService.listSearchAttributes>>;
   try {
-    const listed = await connection.operatorService.listSearchAttributes({ namespace });
+    listed = await connection.operatorService.listSearchAttributes({ namespace });
     existing = { ...(listed.customAttributes ?? {}), ...(listed.systemAttributes ?? {}) };
   } catch (err) {
     return { available: [], added: [], warnings: [`cannot list search attributes in '${namespace}': ${(err as Error).message}`] };
   }
   const missing = names.filter((n) => !(n in existing));
   const present = names.filter((n) => n in existing);
-  if (missing.length === 0) return { available: present, added: [], warnings: [] };
+  if (missing.length === 0) {
+    // Nothing to add: what the plan activity of a worker on this connection would list (reused there).
+    rememberListedSearchAttributes(connection, namespace, Object.keys(listed.customAttributes ?? {}));
+    return { available: present, added: [], warnings: [] };
+  }
   try {
     await connection.operatorService.addSearchAttributes({
       namespace,
