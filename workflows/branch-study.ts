@@ -15,7 +15,6 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -32,6 +31,7 @@ import type { MaterializedCandidate } from '../src/search/study/materialize.js';
 import type { TrialRecord } from '../src/search/study/trialRecord.js';
 import type { TrialChunk } from '../activities/trial-chunks.js';
 import { rethrowInputFailure } from './input-failure.js';
+import { patchLevel } from './patch-level.js';
 import { replayUnits } from './replay-units.js';
 import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
 import type { ActivityContext, BranchStatus, BranchStudyInput, BranchStudyResult, TrialView, WaveOutcome } from './sweep-types.js';
@@ -198,6 +198,26 @@ export const TOLD_TRIALS_IN_STORE_PATCH = 'optimizer-told-trials-in-store';
  */
 export const RUN_SCOPED_CHUNKS_PATCH = 'trial-chunks-under-run-id';
 
+/**
+ * Every patch above, in one marker (workflows/patch-level.ts): a branch run started since records only
+ * this one. A patch added after it needs its own `patched()` call.
+ */
+export const BRANCH_PATCH_LEVEL = 'branch-patches-to-one-step-rounds';
+const BRANCH_PATCHES = [
+  RUN_SCOPED_CHUNKS_PATCH,
+  BOUNDED_PIECES_PATCH,
+  THIN_PROGRESS_PATCH,
+  SHORT_STEPS_LOCAL_PATCH,
+  WAVES_HERE_PATCH,
+  SIGNALS_AT_TASK_END_PATCH,
+  REPLAY_PER_CANDIDATE_PATCH,
+  UNITS_BY_REPLAY_TIME_PATCH,
+  TRIALS_IN_STORE_PATCH,
+  ASK_LOCAL_ACTIVITY_PATCH,
+  TOLD_TRIALS_IN_STORE_PATCH,
+  ONE_STEP_ROUNDS_PATCH,
+] as const;
+
 export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyResult> {
   try {
     return await studyBranch(input);
@@ -207,6 +227,7 @@ export async function branchStudy(input: BranchStudyInput): Promise<BranchStudyR
 }
 
 async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> {
+  const since = patchLevel(BRANCH_PATCH_LEVEL, BRANCH_PATCHES);
   const { workflowId } = workflowInfo();
   const { plan, context } = input;
   // Per-trial activities get the config by its hash (the plan activity stored it): ~2.4 KB less in
@@ -228,7 +249,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   let chunks = carry?.chunks ?? 0;
   const chunkPrefix = carry
     ? (carry.chunk_prefix ?? workflowId)
-    : patched(RUN_SCOPED_CHUNKS_PATCH)
+    : since(RUN_SCOPED_CHUNKS_PATCH)
       ? `${workflowId}/${workflowInfo().firstExecutionRunId}`
       : workflowId;
   /** Views of stored trials not yet sent to the parent (the loop no longer holds them). */
@@ -236,13 +257,13 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
   /** Views of the latest stored trials, for this branch's own `trials` query. */
   let recentViews: TrialView[] = [];
   // Payloads bounded by constants, not by the round size (candidates_per_round, parallel_evals).
-  const bounded = patched(BOUNDED_PIECES_PATCH);
-  const thinSignals = patched(THIN_PROGRESS_PATCH);
+  const bounded = since(BOUNDED_PIECES_PATCH);
+  const thinSignals = since(THIN_PROGRESS_PATCH);
   // Thinned: a continued run's parent already knows the branch runs, and in which round it signalled.
   let reportedStatus: BranchStatus | null = thinSignals && carry ? 'running' : null;
   let reportedRound = thinSignals && carry ? current.round : -1;
-  const shortLocal = patched(SHORT_STEPS_LOCAL_PATCH);
-  const wavesHere = shortLocal && patched(WAVES_HERE_PATCH);
+  const shortLocal = since(SHORT_STEPS_LOCAL_PATCH);
+  const wavesHere = shortLocal && since(WAVES_HERE_PATCH);
   /** Replay time of waves replayed here since the workflow task last ended (see HELD_TASK_REPLAY_MS). */
   let heldReplayMs = 0;
   /**
@@ -263,7 +284,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
     return { accepted: true, trials_done: current.trials.length };
   });
 
-  const atTaskEnd = wavesHere && patched(SIGNALS_AT_TASK_END_PATCH);
+  const atTaskEnd = wavesHere && since(SIGNALS_AT_TASK_END_PATCH);
   /** A signal fell due and waits for the workflow task to end (SIGNALS_AT_TASK_END_PATCH). */
   let signalOwed = false;
   /** Views of the trials the parent has not heard of (the latest MAX_VIEWS_PER_SIGNAL). */
@@ -349,7 +370,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
         // stands still inside one workflow task, so it cannot tell.)
         hereMs = Math.max(...done.map((d) => d.replay_ms ?? 0));
         heldReplayMs += hereMs;
-      } else if (patched(REPLAY_PER_CANDIDATE_PATCH)) {
+      } else if (since(REPLAY_PER_CANDIDATE_PATCH)) {
         // Scheduled together, awaited in ask order: the outcome never depends on completion order.
         // One activity per candidate, or chunks (replayWave) when replays are quick (replay-units.ts).
         const units = replayUnits(candidates, msPerCandidate, bounded ? MAX_UNIT_CANDIDATES : Infinity);
@@ -366,7 +387,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
         persistentHits += done.reduce((n, d) => n + d.cache_hits, 0);
         // The activities' own time (recorded in their results, so replays see the same): what a
         // candidate costs whichever worker runs it and however many share the wave.
-        const reported = patched(UNITS_BY_REPLAY_TIME_PATCH) && done.every((d) => d.replay_ms !== undefined);
+        const reported = since(UNITS_BY_REPLAY_TIME_PATCH) && done.every((d) => d.replay_ms !== undefined);
         const workMs = reported ? done.reduce((n, d) => n + d.replay_ms!, 0) : Date.now() - started;
         msPerCandidate = workMs / Math.max(1, candidates.length);
       } else {
@@ -379,7 +400,7 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       return outcomes;
     },
   };
-  const trialsInStore = patched(TRIALS_IN_STORE_PATCH);
+  const trialsInStore = since(TRIALS_IN_STORE_PATCH);
   if (trialsInStore) {
     const keys = scoringMetricKeys(plan.goal);
     ports.store = async (trials) => {
@@ -419,13 +440,13 @@ async function studyBranch(input: BranchStudyInput): Promise<BranchStudyResult> 
       return recallStep({ prefix: chunkPrefix, chunks, keys });
     };
   }
-  const askLocal = patched(ASK_LOCAL_ACTIVITY_PATCH);
+  const askLocal = since(ASK_LOCAL_ACTIVITY_PATCH);
   // The optimizer's told trials stay in the store: a state carried in from a run that still held
   // them all (no `told_in_store`) keeps them.
-  const toldInStore = trialsInStore && askLocal && (carry === null || carry.told_in_store !== undefined) && patched(TOLD_TRIALS_IN_STORE_PATCH);
+  const toldInStore = trialsInStore && askLocal && (carry === null || carry.told_in_store !== undefined) && since(TOLD_TRIALS_IN_STORE_PATCH);
   /** How many of the optimizer's told trials (the first ones) its carried state leaves to the store. */
   const toldLeftOut = carry?.told_in_store ?? 0;
-  oneStep = askLocal && shortLocal && trialsInStore && bounded && patched(ONE_STEP_ROUNDS_PATCH);
+  oneStep = askLocal && shortLocal && trialsInStore && bounded && since(ONE_STEP_ROUNDS_PATCH);
   if (askLocal) {
     // The activity leaves out the told trials; the loop's optimizer adopts the rest (branchStudy.ts).
     // The context gives the activity the branch's projector (the optimizer asks only legal points).

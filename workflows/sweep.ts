@@ -5,7 +5,6 @@
 // Deterministic: config parsing, planning and any I/O live in activities.
 import {
   ApplicationFailure,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -19,6 +18,7 @@ import { initialStudyState } from '../src/search/study/branchStudy.js';
 import { branchProgress } from './branch-progress.js';
 import { branchStudy } from './branch-study.js';
 import { rethrowInputFailure } from './input-failure.js';
+import { patchLevel } from './patch-level.js';
 import { branchProgressSignal, progressQuery, stopSignal, stopUpdate, trialsQuery } from './messages.js';
 import { SPICA_GOAL, SPICA_HARDWARE, SPICA_MODEL } from './search-attributes.js';
 import type { BranchStudyResult, SweepInput, SweepOutcome, SweepPlanned, SweepProgress, TrialView } from './sweep-types.js';
@@ -91,7 +91,11 @@ export async function sweep(input: SweepInput): Promise<SweepOutcome> {
   }
 }
 
+/** Both patches above in one marker (workflows/patch-level.ts); a later patch needs its own `patched()`. */
+export const SWEEP_PATCH_LEVEL = 'sweep-patches-to-report-local';
+
 async function runSweep(input: SweepInput): Promise<SweepOutcome> {
+  const since = patchLevel(SWEEP_PATCH_LEVEL, [PLAN_LOCAL_PATCH, REPORT_LOCAL_PATCH]);
   const { workflowId } = workflowInfo();
   const progress: SweepProgress = { phase: 'planning', stop_requested: false, branches: [] };
   const trials = new Map<string, TrialView[]>();
@@ -126,7 +130,7 @@ async function runSweep(input: SweepInput): Promise<SweepOutcome> {
 
   let planned: SweepPlanned;
   try {
-    planned = await (patched(PLAN_LOCAL_PATCH) ? planLocally(input) : plan(input));
+    planned = await (since(PLAN_LOCAL_PATCH) ? planLocally(input) : plan(input));
   } catch (err) {
     progress.phase = 'failed';
     throw err;
@@ -188,7 +192,7 @@ async function runSweep(input: SweepInput): Promise<SweepOutcome> {
 
   progress.phase = 'reporting';
   const recorded = results.reduce((n, r) => n + (r.progress?.trials_recorded ?? r.state.trials.length), 0);
-  const report = recorded <= LOCAL_REPORT_MAX_TRIALS && patched(REPORT_LOCAL_PATCH) ? reportLocally : reportSweep;
+  const report = recorded <= LOCAL_REPORT_MAX_TRIALS && since(REPORT_LOCAL_PATCH) ? reportLocally : reportSweep;
   const outcome = await report({
     sweep_id: workflowId,
     config: planned.config,

@@ -7,6 +7,8 @@ import { Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spicaReplayOptions } from '../../src/cli/temporal/worker.js';
 import { HISTORY_FIXTURE_WORKFLOW_ID } from './history-fixture.js';
+import { BRANCH_PATCH_LEVEL } from '../../workflows/branch-study.js';
+import { PLAN_LOCAL_PATCH, REPORT_LOCAL_PATCH, SWEEP_PATCH_LEVEL } from '../../workflows/sweep.js';
 
 type HistoryJson = { events: Record<string, any>[] };
 
@@ -41,7 +43,8 @@ describe('workflow history replay', () => {
     // per branch → report (a local activity under REPORT_LOCAL_PATCH: four trials).
     expect(eventsOfType(history, 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toEqual([]);
     const markers = eventsOfType(history, 'EVENT_TYPE_MARKER_RECORDED').map((e) => e.markerRecordedEventAttributes.markerName);
-    expect(markers).toEqual(['core_patch', 'core_local_activity', 'core_patch', 'core_local_activity']);
+    // One patch marker for both patches (SWEEP_PATCH_LEVEL).
+    expect(markers).toEqual(['core_patch', 'core_local_activity', 'core_local_activity']);
     expect(localActivityTypes(history)).toEqual(['plan', 'reportSweep']);
     expect(eventsOfType(history, 'EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED')).toHaveLength(2);
     await expect(Worker.runReplayHistory(options, history, HISTORY_FIXTURE_WORKFLOW_ID)).resolves.toBeUndefined();
@@ -139,6 +142,29 @@ describe('workflow history replay', () => {
     expect(answer.recalled).toEqual([]);
     await expect(Worker.runReplayHistory(options, before, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
     await expect(Worker.runReplayHistory(options, since, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+  });
+
+  it('a run records one patch marker for the patches its code knows (patch levels); histories from before replay patch by patch', async () => {
+    const patchIds = (h: HistoryJson) =>
+      eventsOfType(h, 'EVENT_TYPE_MARKER_RECORDED')
+        .filter((e) => e.markerRecordedEventAttributes.markerName === 'core_patch')
+        .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes.details['patch-data'].payloads[0].data, 'base64').toString('utf8')) as { id: string }).id);
+    const upserts = (h: HistoryJson) => eventsOfType(h, 'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES').length;
+    const branchBefore = loadHistory('branchStudy-agg.waves-here.pre-patch-level.json');
+    const branchSince = loadHistory('branchStudy-agg.waves-here.json');
+    expect(patchIds(branchBefore)).toHaveLength(10);
+    expect(patchIds(branchSince)).toEqual([BRANCH_PATCH_LEVEL]);
+    expect(upserts(branchSince)).toBe(1);
+    expect(branchBefore.events.length - branchSince.events.length).toBe(18);
+    const sweepBefore = loadHistory('sweep.pre-patch-level.json');
+    const sweepSince = loadHistory('sweep.json');
+    expect(patchIds(sweepBefore)).toEqual([PLAN_LOCAL_PATCH, REPORT_LOCAL_PATCH]);
+    expect(patchIds(sweepSince)).toEqual([SWEEP_PATCH_LEVEL]);
+    // Same work either way: the local activities of both recordings match.
+    expect(localActivityTypes(branchSince)).toEqual(localActivityTypes(branchBefore));
+    expect(localActivityTypes(sweepSince)).toEqual(localActivityTypes(sweepBefore));
+    await expect(Worker.runReplayHistory(options, branchBefore, `${HISTORY_FIXTURE_WORKFLOW_ID}/branch-agg`)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(options, sweepBefore, HISTORY_FIXTURE_WORKFLOW_ID)).resolves.toBeUndefined();
   });
 
   it('a branch replaying its waves here signals its parent only where its workflow task ends anyway (SIGNALS_AT_TASK_END_PATCH)', async () => {
