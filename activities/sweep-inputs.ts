@@ -32,19 +32,6 @@ export function traceInputsFor(config: SmartSearchConfig): TraceInputs {
 const PLAN_CACHE_SIZE = 4;
 const plans = new Map<string, { plan: SweepPlan; trace: TraceInputs }>();
 
-/**
- * Plans `config` into this process's cache ahead of the `plan` activity, which then finds it by the
- * config's hash (`spica sweep`, while its connection to the server is being set up). Errors are
- * left to the activity, which plans again and fails exactly as without the warm-up.
- */
-export function warmSweepPlan(config: SmartSearchConfig): void {
-  try {
-    cachedSweepPlan(config);
-  } catch {
-    // not cached: the plan activity raises it
-  }
-}
-
 /** planSweep for this config (checked against this worker's replay runner), cached per process by config hash (most recently used kept). */
 export function cachedSweepPlan(config: SmartSearchConfig): { plan: SweepPlan; trace: TraceInputs } {
   const key = configHash(config);

@@ -24,8 +24,7 @@ import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '..
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
-import { createSpicaWorker, DEFAULT_TASK_QUEUE, installQuietRuntime, spicaWorkflowBundle } from '../temporal/worker.js';
-import { warmSweepPlan } from '../../../activities/sweep-inputs.js';
+import { createSpicaWorker, DEFAULT_TASK_QUEUE, spicaWorkflowBundle } from '../temporal/worker.js';
 
 import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 const usage = `Usage: spica sweep <config.yaml> [options]
@@ -200,21 +199,19 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
   // The in-process worker and the client share one native connection: the server then hands the
   // sweep's first workflow task to this worker in its start response (eager start) instead of through
   // a poll. The bundle is read, the search attributes registered and the worker created side by side.
-  installQuietRuntime(); // before the connection: it binds the SDK runtime
+  //
+  // Planning the sweep here, into the cache the plan activity reads, while the connection is being
+  // made did not pay off (tried in f6dee8a, measured on 2 cores against the embedded server): the
+  // connect takes ~15-30 ms and its completion waits for this thread, so the plan's CPU (~50-100 ms
+  // for the MoE example under load) only moved ahead of the start — the start came ~100 ms later and
+  // the first workflow task ~50-70 ms sooner; warming during the start RPC was worse still.
+  void spicaWorkflowBundle().catch(() => undefined); // read while connecting; createSpicaWorker awaits it
   let spicaWorker: Awaited<ReturnType<typeof createSpicaWorker>> | undefined;
   let workflowId = args.id ?? '(not started)';
   let connection: NativeConnection | undefined;
   let ran = false;
   try {
-    const connecting = connectWorker(address); // the connect is the SDK core's I/O, off this thread
-    // Meanwhile, on this thread: read the bundle (createSpicaWorker awaits it) and plan the sweep into
-    // the cache the plan activity reads. Against the embedded server on 2 busy cores this only moves the
-    // plan's CPU ahead of the start: the connect still ended ~15-30 ms after the warm-up, as without it,
-    // and the plan activity's end came no sooner (8 alternated runs of each example, medians equal
-    // within 5 ms). It can pay off only where the connect itself waits longer (a distant server).
-    void spicaWorkflowBundle().catch(() => undefined);
-    warmSweepPlan(config);
-    connection = await connecting;
+    connection = await connectWorker(address);
     const client = new Client({ connection, namespace });
     [spicaWorker] = await Promise.all([
       createSpicaWorker({ address, namespace, taskQueue: args.taskQueue, workflowsOnMainThread: true, wavesHere: true, connection }),

@@ -1,9 +1,8 @@
-// `spica sweep` plans the sweep into the process's plan cache while it connects, and its `plan`
-// activity reuses the search-attribute listing the CLI's registration made on the shared connection.
-// Neither may change what the activity returns: the SweepPlanned of a warmed in-process run equals
-// the one a cold `spica worker` process computes, and the warmed entry is the one the activity finds
-// for the config as it arrives through a workflow payload.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// `spica sweep`'s plan activity reuses the search-attribute listing the CLI's registration made on the
+// connection its in-process worker shares (and stores the config meanwhile). That may not change what
+// the activity returns: the SweepPlanned of an in-process run equals the one a cold `spica worker`
+// process computes with its own listing.
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,13 +10,10 @@ import { Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listedSearchAttributes } from '../../activities/listed-search-attributes.js';
-import { cachedSweepPlan, traceInputsFor, warmSweepPlan } from '../../activities/sweep-inputs.js';
 import { main } from '../../src/cli/main.js';
 import { ensureSearchAttributes } from '../../src/cli/temporal/search-attribute-registration.js';
 import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
-import { configFromObject, loadConfigFile } from '../../src/config/load.js';
-import { REPLAY_RUNNER_CAPABILITIES } from '../../src/replay/capabilities.js';
-import { planSweep } from '../../src/search/sweepPlan.js';
+import { loadConfigFile } from '../../src/config/load.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.js';
 import type { sweep } from '../../workflows/sweep.js';
 import type { SweepPlanned } from '../../workflows/sweep-types.js';
@@ -50,35 +46,7 @@ async function plannedOf(workflowId: string): Promise<SweepPlanned> {
   throw new Error(`no plan marker in ${workflowId}`);
 }
 
-describe('plan warm-up', () => {
-  it('the warmed plan is the cache entry the activity finds for the config as a payload delivers it, equal to a cold plan', () => {
-    const file = writeTempConfig(TRACE_CONFIG_YAML.replace('seed: 5', 'seed: 41'));
-    const config = loadConfigFile(file); // what runSweep warms and sends
-    warmSweepPlan(config);
-    const warmed = cachedSweepPlan(config);
-    // The activity's input went through the workflow payload converter; the activity re-validates it.
-    const arrived = configFromObject(defaultPayloadConverter.fromPayload(defaultPayloadConverter.toPayload(config)));
-    expect(cachedSweepPlan(arrived)).toBe(warmed);
-
-    const trace = traceInputsFor(arrived);
-    const cold = planSweep(arrived, { traceRequests: trace.traceRequests, capabilities: REPLAY_RUNNER_CAPABILITIES });
-    expect(warmed.trace.traceSha256).toBe(trace.traceSha256);
-    expect(warmed.trace.traceSha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(warmed.plan.config_hash).toBe(cold.config_hash);
-    expect(warmed.plan.branches.map((b) => b.plan)).toEqual(cold.branches.map((b) => b.plan));
-    expect(warmed.plan.load_predictor).toEqual(cold.load_predictor);
-    expect(warmed.plan.warnings).toEqual(cold.warnings);
-  });
-
-  it('a config whose planning fails (malformed trace) is not cached by the warm-up, which leaves the error to the activity', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'spica-badtrace-'));
-    const trace = path.join(dir, 'bad.jsonl');
-    writeFileSync(trace, '{"timestamp":0,"input_length":512,"output_length":32,"hash_ids":[1]}\n{"timestamp":9,"input_length":"x"\n');
-    const config = loadConfigFile(writeTempConfig(TINY_CONFIG_YAML.replace(/workload:\n(  .*\n)+/, `workload:\n  trace_path: ${trace}\n`)));
-    expect(() => warmSweepPlan(config)).not.toThrow();
-    expect(() => cachedSweepPlan(config)).toThrow(/bad\.jsonl:2: /);
-  });
-
+describe('plan activity: search attributes', () => {
   it('remembers the search attributes a registration listed, per connection and namespace', async () => {
     const fresh = await Connection.connect({ address: t.address });
     try {
@@ -93,7 +61,7 @@ describe('plan warm-up', () => {
     }
   });
 
-  it('spica sweep (warmed, listing reused) plans exactly what a cold `spica worker` process plans', async () => {
+  it('spica sweep (listing reused) plans exactly what a cold `spica worker` process plans', async () => {
     const file = writeTempConfig(TRACE_CONFIG_YAML);
     const warmQueue = uniqueTaskQueue('plan-warm');
     const { io, out } = captureIo();
