@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { freePort } from '../../src/cli/temporal/free-port.js';
 import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
@@ -10,26 +10,9 @@ import { defaultSweepWorkflowId } from '../../src/cli/temporal/workflow-id.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { canonicalJson } from '../../src/config/canonical-json.js';
-import {
-  captureIo,
-  connectTestTemporal,
-  PARETO_CONFIG_YAML,
-  TINY_CONFIG_YAML,
-  spawnSpica,
-  uniqueTaskQueue,
-  writeTempConfig,
-  type TestTemporal,
-} from './harness.js';
+import { captureIo, PARETO_CONFIG_YAML, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
 
-let t: TestTemporal;
-
-beforeAll(async () => {
-  t = await connectTestTemporal();
-  process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
-});
-afterAll(async () => {
-  await t?.connection.close();
-});
+const t = useTestTemporal();
 
 describe('spica sweep', () => {
   it('runs a sweep against --address with an in-process worker; reruns get a -2 suffix', async () => {

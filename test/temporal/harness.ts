@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
@@ -23,6 +23,28 @@ export async function connectTestTemporal(): Promise<TestTemporal> {
   const namespace = inject('temporalNamespace');
   const connection = await Connection.connect({ address });
   return { address, namespace, cliPath: inject('temporalCliPath'), connection, client: new Client({ connection, namespace }) };
+}
+
+/**
+ * The test server for one test file: connects before its tests (with a fresh persistent cache
+ * directory for the in-process workers) and closes after them. Call at the file's top level; the
+ * returned handle is usable inside tests and hooks.
+ */
+export function useTestTemporal(): TestTemporal {
+  let live: TestTemporal | undefined;
+  beforeAll(async () => {
+    live = await connectTestTemporal();
+    process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
+  });
+  afterAll(async () => {
+    await live?.connection.close();
+  });
+  return new Proxy({} as TestTemporal, {
+    get: (_, key) => {
+      if (!live) throw new Error('useTestTemporal: the test server is not connected yet (use it inside tests or hooks)');
+      return live[key as keyof TestTemporal];
+    },
+  });
 }
 
 /** A task queue no other test polls. */

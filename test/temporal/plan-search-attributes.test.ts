@@ -2,13 +2,11 @@
 // connection its in-process worker shares (and stores the config meanwhile). That may not change what
 // the activity returns: the SweepPlanned of an in-process run equals the one a cold `spica worker`
 // process computes with its own listing.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listedSearchAttributes } from '../../activities/listed-search-attributes.js';
 import { main } from '../../src/cli/main.js';
 import { ensureSearchAttributes } from '../../src/cli/temporal/search-attribute-registration.js';
@@ -17,22 +15,14 @@ import { loadConfigFile } from '../../src/config/load.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.js';
 import type { sweep } from '../../workflows/sweep.js';
 import type { SweepPlanned } from '../../workflows/sweep-types.js';
-import { captureIo, connectTestTemporal, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from './harness.js';
+import { captureIo, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TRACE = path.join(ROOT, 'examples/traces/mooncake-small.jsonl');
 /** The tiny agg sweep on a trace (trace hash and trace-derived workload in the plan). */
 const TRACE_CONFIG_YAML = TINY_CONFIG_YAML.replace(/workload:\n(  .*\n)+/, `workload:\n  trace_path: ${TRACE}\n`).replace('max_rounds: 2', 'max_rounds: 1');
 
-let t: TestTemporal;
-
-beforeAll(async () => {
-  t = await connectTestTemporal();
-  process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
-});
-afterAll(async () => {
-  await t?.connection.close();
-});
+const t = useTestTemporal();
 
 /** What the `plan` local activity returned in a sweep run (its marker in the history). */
 async function plannedOf(workflowId: string): Promise<SweepPlanned> {

@@ -1,26 +1,15 @@
 // `spica sweep`'s last progress line comes from the workflow's result (which carries the run's final
 // progress) instead of one more `progress` query, which replays the closed workflow on the worker.
 // The line must be the one the query gives; runs whose result carries no progress still query.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { reportProgress } from '../../src/cli/commands/sweep.js';
 import { progressLine } from '../../src/cli/temporal/sweep-progress.js';
 import { progressQuery, type sweep } from '../../workflows/sweep.js';
 import { splitOutcome, type SweepOutcome, type SweepProgress } from '../../workflows/sweep-types.js';
-import { captureIo, connectTestTemporal, inlineResult, SMALL_CONFIG_YAML, uniqueTaskQueue, withSpicaWorker, writeTempConfig, type TestTemporal } from './harness.js';
+import { captureIo, inlineResult, SMALL_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, withSpicaWorker, writeTempConfig } from './harness.js';
 
-let t: TestTemporal;
-
-beforeAll(async () => {
-  t = await connectTestTemporal();
-  process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-'));
-});
-afterAll(async () => {
-  await t?.connection.close();
-});
+const t = useTestTemporal();
 
 const progressLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('progress: '));
 
