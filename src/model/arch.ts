@@ -67,6 +67,24 @@ export interface ModelArch {
    * fixed-size recurrent state instead of a KV cache. Absent = every layer is softmax attention.
    */
   linearAttention?: LinearAttentionSpec;
+  /**
+   * DeepSeek Sparse Attention (DSA: DeepSeek-V3.2, GLM-5): a lightning indexer in every layer scores
+   * each past token and the attention reads only the `topK` best. Absent = dense attention.
+   */
+  sparseAttention?: SparseAttentionSpec;
+}
+
+/**
+ * DeepSeek Sparse Attention (HF config keys `index_n_heads`, `index_head_dim`, `index_topk`). Per layer
+ * the lightning indexer projects the query latent (q_lora) to `indexHeads` × `indexHeadDim` and the
+ * hidden state to one `indexHeadDim` key (kept in its own FP8 cache), scores every past token with
+ * ReLU(q·k) weighted per head, and the MLA attends to the `topK` highest-scoring tokens only
+ * (every token while the context is no longer than `topK`).
+ */
+export interface SparseAttentionSpec {
+  indexHeads: number;
+  indexHeadDim: number;
+  topK: number;
 }
 
 /** Gated-DeltaNet linear-attention layers (HF keys `linear_*`); they keep a per-sequence state, no KV. */

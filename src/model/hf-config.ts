@@ -76,6 +76,9 @@ export const HfConfigSchema = z.looseObject({
   linear_value_head_dim: maybeCount,
   linear_conv_kernel_dim: maybeCount,
   num_nextn_predict_layers: maybeCount,
+  index_n_heads: maybeCount,
+  index_head_dim: maybeCount,
+  index_topk: maybeCount,
   quantization_config: QuantizationConfigSchema.optional(),
   text_config: z.record(z.string(), z.unknown()).optional(),
 });
@@ -263,6 +266,10 @@ export function parseHfConfig(raw: unknown, source: string, hfQuantRaw?: unknown
     // Every family Spica models uses a gated (SwiGLU-style) FFN.
     gatedFfn: true,
     ...(linearAttention ? { linearAttention } : {}),
+    // DeepSeek Sparse Attention (DeepseekV32 / GlmMoeDsa): the indexer's shape and the tokens it keeps.
+    ...(isMla && c.index_topk && c.index_n_heads && c.index_head_dim
+      ? { sparseAttention: { indexHeads: c.index_n_heads, indexHeadDim: c.index_head_dim, topK: c.index_topk } }
+      : {}),
     // gpt-oss routing skew: the catalog's measured choice (src/model/known-models.ts).
     ...(isGptOss(raw) && numExperts > 0 ? { moeRoutingSkew: 'power_law_1.01' as const } : {}),
   };

@@ -3,7 +3,7 @@
 // the Instruct / vendor-quantized variants share their base model's architecture and differ only
 // in the checkpoint's weight quantization. The catalog lookup (aliases, errors) is in catalog.ts.
 
-import type { LinearAttentionSpec, ModelArch, WeightQuant } from './arch.js';
+import type { LinearAttentionSpec, ModelArch, SparseAttentionSpec, WeightQuant } from './arch.js';
 
 interface DenseFacts {
   layers: number;
@@ -139,14 +139,17 @@ const qwen35_27b = dense('Qwen/Qwen3.5-27B', {
 });
 
 // ---- DeepSeek-V3 family (MLA + MoE, 3 dense layers, 1 MTP layer; checkpoints are fp8 128×128 blocks).
-// DeepSeek-V3.2 adds a sparse-attention indexer (a small extra per-token key cache) that is not
-// modelled: it is treated as plain MLA. ----
+// DeepSeek-V3.2 is the same body with DeepSeek Sparse Attention (config.json index_n_heads 64,
+// index_head_dim 128, index_topk 2048; the DeepSeek-V3.2 report): a lightning indexer per layer with
+// its own FP8 key cache, whose top-2048 tokens are all the MLA attends to (engine.ts, kv-cache.ts). ----
 const DEEPSEEK_V3: MlaFacts = {
   layers: 61, hidden: 7168, heads: 128, intermediate: 18432, vocab: 129280, maxContext: 163840,
   experts: 256, topK: 8, moeIntermediate: 2048, sharedExperts: 1, firstKDense: 3,
   kvLoraRank: 512, qLoraRank: 1536, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128, mtpLayers: 1,
 };
 const deepseekV3 = mla('deepseek-ai/DeepSeek-V3', DEEPSEEK_V3, 'fp8_block');
+const DSA_V32: SparseAttentionSpec = { indexHeads: 64, indexHeadDim: 128, topK: 2048 };
+const deepseekV32: ModelArch = { ...variant(deepseekV3, 'deepseek-ai/DeepSeek-V3.2'), sparseAttention: DSA_V32 };
 
 // ---- Kimi K2.x: DeepSeek-V3 architecture with 64 heads, 384 experts, 1 dense layer, no MTP.
 // Kimi-K2.5 ships int4 weight-only experts (compressed-tensors, group 32 with bf16 scales =
@@ -158,14 +161,17 @@ const KIMI_K2: MlaFacts = {
 const kimiK2 = mla('moonshotai/Kimi-K2-Instruct', KIMI_K2, 'fp8_block');
 const kimiK25 = mla('moonshotai/Kimi-K2.5', { ...KIMI_K2, maxContext: 262144 }, 'nvfp4');
 
-// ---- GLM-5 / 5.1 (GlmMoeDsa): MLA + MoE + DeepSeek sparse attention (indexer not modelled). ----
+// ---- GLM-5 / 5.1 (GlmMoeDsa): MLA + MoE + DeepSeek Sparse Attention. The indexer has 32 heads of
+// 128 (config.json index_n_heads / index_head_dim; the GLM-5 report's "Indexer Attn Heads 32, Indexer
+// Head Dim 128") and keeps the top 2048 tokens (index_topk), as DeepSeek-V3.2's with half its heads. ----
 const GLM5: MlaFacts = {
   layers: 78, hidden: 6144, heads: 64, intermediate: 12288, vocab: 154880, maxContext: 202752,
   experts: 256, topK: 8, moeIntermediate: 2048, sharedExperts: 1, firstKDense: 3,
   kvLoraRank: 512, qLoraRank: 2048, qkNopeHeadDim: 192, qkRopeHeadDim: 64, vHeadDim: 256, mtpLayers: 1,
 };
-const glm5 = mla('zai-org/GLM-5', GLM5, 'bf16');
-const glm51 = mla('zai-org/GLM-5.1', GLM5, 'bf16');
+const DSA_GLM5: SparseAttentionSpec = { indexHeads: 32, indexHeadDim: 128, topK: 2048 };
+const glm5: ModelArch = { ...mla('zai-org/GLM-5', GLM5, 'bf16'), sparseAttention: DSA_GLM5 };
+const glm51: ModelArch = { ...mla('zai-org/GLM-5.1', GLM5, 'bf16'), sparseAttention: DSA_GLM5 };
 
 // ---- MiniMax-M2.x: MoE in every layer, expert width = config intermediate_size, fp8 blocks. ----
 const MINIMAX_M2: MoeFacts = {
@@ -243,8 +249,8 @@ export const KNOWN_MODELS: readonly ModelArch[] = [
   variant(deepseekV3, 'deepseek-ai/DeepSeek-R1'),
   variant(deepseekV3, 'nvidia/DeepSeek-R1-NVFP4', 'nvfp4'),
   variant(deepseekV3, 'nvidia/DeepSeek-V3.1-NVFP4', 'nvfp4'),
-  variant(deepseekV3, 'deepseek-ai/DeepSeek-V3.2'),
-  variant(deepseekV3, 'nvidia/DeepSeek-V3.2-NVFP4', 'nvfp4'),
+  deepseekV32,
+  variant(deepseekV32, 'nvidia/DeepSeek-V3.2-NVFP4', 'nvfp4'),
 
   kimiK2,
   kimiK25,

@@ -57,15 +57,27 @@ function elementsPerTokenPerLayer(m: ModelArch, tp: number): number {
   return 2 * Math.ceil(m.numKvHeads / tp) * m.headDim;
 }
 
-/** Whole-model KV bytes per token (all full-attention layers, unsharded). Llama-3.1-8B bf16: 131072. */
-export function kvBytesPerToken(m: ModelArch, kvDtype: KvCacheDtype): number {
-  return attentionLayerSplit(m).full * elementsPerTokenPerLayer(m, 1) * KV_BYTES[kvDtype];
+/**
+ * Bytes one token adds to one layer's sparse-attention indexer cache (DeepSeek Sparse Attention): its
+ * key in FP8 plus one fp32 scale per 128 elements, whatever the KV-cache dtype — 128 + 4 = 132 for the
+ * 128-wide keys of DeepSeek-V3.2 and GLM-5 (SGLang's NSA pool stores exactly this per token, vLLM's
+ * indexer cache likewise). The indexer is replicated on every tensor-parallel rank, like MLA's latent.
+ * 0 for models without DSA.
+ */
+export function indexerBytesPerTokenPerLayer(m: Pick<ModelArch, 'sparseAttention'>): number {
+  const d = m.sparseAttention;
+  return d ? d.indexHeadDim + 4 * Math.ceil(d.indexHeadDim / 128) : 0;
 }
 
-/** KV bytes per token on the most loaded GPU: ⌈kv_heads/tp⌉ heads (GQA) × ⌈layers/pp⌉. */
+/** Whole-model KV bytes per token (all full-attention layers, unsharded). Llama-3.1-8B bf16: 131072. */
+export function kvBytesPerToken(m: ModelArch, kvDtype: KvCacheDtype): number {
+  return attentionLayerSplit(m).full * (elementsPerTokenPerLayer(m, 1) * KV_BYTES[kvDtype] + indexerBytesPerTokenPerLayer(m));
+}
+
+/** KV bytes per token on the most loaded GPU: ⌈kv_heads/tp⌉ heads (GQA) × ⌈layers/pp⌉ (+ the DSA indexer's keys). */
 export function kvBytesPerTokenPerGpu(m: ModelArch, kvDtype: KvCacheDtype, s: KvShape): number {
   const layers = Math.ceil(attentionLayerSplit(m).full / s.pp);
-  return layers * elementsPerTokenPerLayer(m, s.tp) * KV_BYTES[kvDtype];
+  return layers * (elementsPerTokenPerLayer(m, s.tp) * KV_BYTES[kvDtype] + indexerBytesPerTokenPerLayer(m));
 }
 
 /** Fixed per-sequence bytes on one GPU: sliding-window KV at full window plus linear-attention state. */

@@ -19,7 +19,7 @@ import { latentDimensions } from '../../search/sweepPlan.js';
 import { planLoadPredictor } from '../../search/loadPredictorPlan.js';
 import type { Backend } from '../../model/arch.js';
 import { resolveModel } from '../../model/catalog.js';
-import { defaultKvCacheDtype } from '../../model/kv-cache.js';
+import { defaultKvCacheDtype, indexerBytesPerTokenPerLayer } from '../../model/kv-cache.js';
 import { architectureClassOf } from '../../model/architecture-class.js';
 import { loadCoefficients, replayCorrections } from '../../hardware/perf/coefficients.js';
 import { describeGoal, describeWorkload, loadAndPlan } from './validate.js';
@@ -70,6 +70,37 @@ function engineDefaults(config: SmartSearchConfig, b: BranchDimensions): { kv_ca
   return { kv_cache_dtype: Object.fromEntries(b.backends.map((be) => [be, defaultKvCacheDtype(model, be as Backend, quant)])) };
 }
 
+/**
+ * The model's facts the perf model composes beyond the plain attention kinds (the same in every branch:
+ * `model_facts`): today DeepSeek Sparse
+ * Attention (DeepSeek-V3.2, GLM-5), which the perf DB has no tables for, so the approximation the pass
+ * model makes of it (src/hardware/perf/engine.ts) is spelled out where a user looks.
+ */
+function modelFacts(config: SmartSearchConfig) {
+  const model = resolveModel(config.search_space.model_name);
+  const d = model.sparseAttention;
+  return {
+    id: model.id,
+    architecture_class: architectureClassOf(model),
+    sparse_attention: d
+      ? {
+          kind: 'deepseek_sparse_attention',
+          index_heads: d.indexHeads,
+          index_head_dim: d.indexHeadDim,
+          index_topk: d.topK,
+          indexer_cache_bytes_per_token_per_layer: indexerBytesPerTokenPerLayer(model),
+          modelled_as:
+            'composed from the perf DB (no DSA tables): indexer projections as GEMMs (replicated on every TP rank), ' +
+            'its scoring over the whole context as the measured MQA attention curve (index heads over one FP8 key head, ' +
+            'at half the head width: the FLOPs and bytes of keys without values) plus the fp32 logits written and read by top-k; ' +
+            `the MLA then attends min(context, ${d.topK}) tokens (decode) / at most ${d.topK} keys per query (prefill longer than ${d.topK}, ` +
+            'on kernel-only MLA tables as the absorbed decode kernel over the new tokens with heads padded to 64 on Hopper, 128 on Blackwell); ' +
+            `the indexer's FP8 keys (${indexerBytesPerTokenPerLayer(model)} B per token per layer) count in the KV budget`,
+        }
+      : null,
+  };
+}
+
 /** The fitted replay corrections one backend's engines run with in this branch (coefficients.ts). */
 interface ReplayCalibration {
   pass_scale: number;
@@ -110,6 +141,7 @@ export function explainJson(
   warnings: string[],
   subSweep: LoadPredictorSweepResult | null = null,
 ) {
+  const model = modelFacts(config);
   return {
     branches: branches.map((b) => {
       const lp = planLoadPredictor(config, b);
@@ -120,6 +152,7 @@ export function explainJson(
         pinned: b.pinned,
         dropped: b.dropped,
         composites: keptComposites(config, b),
+        model_facts: model,
         engine_defaults: engineDefaults(config, b),
         replay_calibration: replayCalibration(config, b),
         load_predictor: {
@@ -138,7 +171,17 @@ export function explainJson(
 const fmt = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
 function explainText(path: string, config: SmartSearchConfig, doc: ReturnType<typeof explainJson>): string {
-  const out: string[] = [`${path}`, `  workload: ${describeWorkload(config)}`, `  goal:     ${describeGoal(config)}`, ''];
+  const model = modelFacts(config);
+  const out: string[] = [`${path}`, `  model:    ${model.id} (${model.architecture_class})`];
+  const dsa = model.sparse_attention;
+  if (dsa) {
+    out.push(
+      `    sparse attention (DSA): indexer ${dsa.index_heads} heads x ${dsa.index_head_dim}, top-${dsa.index_topk} tokens, ` +
+        `indexer cache ${dsa.indexer_cache_bytes_per_token_per_layer} B/token/layer`,
+      `    modelled as: ${dsa.modelled_as}`,
+    );
+  }
+  out.push(`  workload: ${describeWorkload(config)}`, `  goal:     ${describeGoal(config)}`, '');
   for (const b of doc.branches) {
     out.push(`branch ${b.deployment_mode} (backends: ${b.backends.join(', ')})`);
     out.push(`  searched (${b.dimensions.length}):`);

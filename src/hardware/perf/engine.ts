@@ -55,6 +55,19 @@ function moeDistribution(m: ModelArch): string {
   return m.moeRoutingSkew ?? (m.attention === 'mla' ? 'power_law_1.01' : 'power_law_1.2');
 }
 
+/**
+ * Query-key pairs of one sequence's prefill chunk of `n` new tokens after `prior` cached ones when each
+ * query attends to at most `topK` keys (DeepSeek Sparse Attention): Σ_{j<n} min(prior + j + ½, topK) in
+ * the engine's continuous form (with topK ≥ prior + n it is n·(prior + n/2), the dense PassWork count).
+ */
+export function sparsePrefillPairs(prior: number, n: number, topK: number): number {
+  if (n <= 0) return 0;
+  if (prior + n <= topK) return n * (prior + n / 2);
+  if (prior >= topK) return n * topK;
+  const j = topK - prior; // queries before the cap binds
+  return j * (prior + j / 2) + (n - j) * topK;
+}
+
 /** Bounded memo: cleared wholesale when full (the simulator revisits a small set of token counts). */
 const MEMO_LIMIT = 8192;
 
@@ -91,6 +104,23 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
   // vLLM's tables only hold bf16 FMHA (AIC forces it); TRT-LLM / SGLang run FP8 FMHA with an FP8 cache.
   const fp8Fmha = backend !== 'vllm';
   const sharedInter = m.sharedExperts * m.moeIntermediateSize;
+  // DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5; model/arch.ts SparseAttentionSpec). The perf DB has
+  // no DSA tables, so the lightning indexer is composed from the families it has, per layer:
+  // * projections (tokenOps): wq_b (q_lora → heads·dim), wk (hidden → dim) in the checkpoint's GEMM
+  //   dtype and weights_proj (hidden → heads, bf16), all replicated on every TP rank (SGLang
+  //   ReplicatedLinear; DeepSeek's reference Linear); element-wise: the key's LayerNorm, RoPE, the
+  //   Hadamard rotation and FP8 quantisation of q and k, the write of the key to its FP8 cache;
+  // * scoring: ReLU(q·k) per head, head-weighted, over every cached token, in FP8 (DeepGEMM
+  //   fp8_paged_mqa_logits / fp8_mqa_logits). Costed as the measured MQA attention curve (index heads
+  //   over one KV head, FP8 cache) at half the head width: a K+V pass of width dim/2 has exactly the
+  //   FLOPs and cache bytes of scoring dim-wide keys without a V pass. Plus the fp32 logits written
+  //   and read back by the top-k selection (8 bytes per scored pair);
+  // * the MLA itself then attends to min(context, topK) tokens: decode reads topK latents per step
+  //   beyond topK tokens of context, prefill queries cap their keys at topK (sparsePrefillPairs).
+  // The indexer's key cache (kv-cache.ts indexerBytesPerTokenPerLayer) counts in the KV budget.
+  const dsa = mla ? m.sparseAttention : undefined;
+  const indexerDecode = (ops: OpModel, b: number, kv: number): number =>
+    dsa ? ops.generationAttention(b, kv, dsa.indexHeads, 1, dsa.indexHeadDim / 2, 0, 'fp8') + ops.elementwise(b * kv * 8) : 0;
   // Gated DeltaNet geometry per GPU (heads split over tp). The recurrent state is valueHeads × dk × dv
   // in fp32: Qwen3.5 / Qwen3-Next config.json set mamba_ssm_dtype = "float32", which SGLang and vLLM
   // follow by default. The conv state holds convKernel − 1 bf16 positions of the q|k|v channels.
@@ -132,6 +162,18 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
         ops.gemm(t, hq * (mla.nopeDim + mla.vDim), mla.kvLoraRank, gemmDt) +
         ops.gemm(t, h, hq * mla.vDim, gemmDt);
       s += proj * m.numLayers;
+    }
+    if (dsa && mla) {
+      const qDim = dsa.indexHeads * dsa.indexHeadDim;
+      const kDim = dsa.indexHeadDim;
+      const idx =
+        ops.gemm(t, qDim, mla.qLoraRank, gemmDt) + ops.gemm(t, kDim, h, gemmDt) + ops.gemm(t, dsa.indexHeads, h, 'bfloat16') +
+        ops.elementwise(t * kDim * 2 * 2) + // LayerNorm of k
+        ops.elementwise(t * (qDim + kDim) * 2 * 2) + // RoPE of q and k
+        ops.elementwise(t * (qDim + kDim) * 2 * 2) + // Hadamard rotation of q and k
+        ops.elementwise(t * (qDim + kDim) * (2 + 1)) + // FP8 quantisation of q and k
+        ops.elementwise(t * (kDim + 4 * Math.ceil(kDim / 128)) * 2); // key + scale into the indexer cache
+      s += idx * m.numLayers;
     }
     // Dense FFN layers.
     if (denseLayers > 0) {
@@ -180,7 +222,39 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
     const pairs = Math.max(w.prefillAttnPairs, w.prefillTokens / 2);
     const s = Math.max(1, Math.sqrt((2 * pairs) / b));
     let t = 0;
-    if (mla) t += eagerOps.mlaContext(b, s, hq, mla, gemmDt, kvDtype) * m.numLayers;
+    if (mla && dsa) {
+      // The pass read as b chunks of n new tokens after `prior` cached ones each (the mean chunk with
+      // the pass's token and pair counts).
+      const n = w.prefillTokens / b;
+      const prior = Math.max(0, pairs / w.prefillTokens - n / 2);
+      if (prior + n <= dsa.topK) {
+        // Every key is in the top-k: engines run it as dense attention (SGLang's NSA backend takes its
+        // dense MHA path when no sequence of the batch is longer than index_topk); the indexer only
+        // stores the new keys (its projections are in tokenOps).
+        t += eagerOps.mlaContext(b, s, hq, mla, gemmDt, kvDtype) * m.numLayers;
+      } else {
+        // Sparse prefill: the indexer scores every causal pair, then each query attends ≤ topK keys.
+        const scoring = eagerOps.contextAttention(b, s, dsa.indexHeads, 1, dsa.indexHeadDim / 2, 0, 'fp8', true) + eagerOps.elementwise(pairs * 8);
+        const sparse = b * sparsePrefillPairs(prior, n, dsa.topK);
+        let attn: number;
+        if (eagerOps.mlaModules) {
+          // Module-level tables (projections + attention): the dense module's utilisation with the
+          // attention's SOL at the sparse pairs.
+          attn = eagerOps.mlaContext(b, s, hq, mla, gemmDt, kvDtype, Math.min(s, Math.sqrt((2 * sparse) / b)));
+        } else {
+          // Kernel-only tables: the sparse kernel works in MLA's absorbed (latent) form, one gathered
+          // set of ≤ topK latents per query token, exactly as a decode query reads its cache: costed as
+          // the MLA decode kernel over the pass's new tokens, at their mean key count, with the heads
+          // padded as FlashMLA's sparse prefill kernel needs them: a multiple of 64 q heads on Hopper,
+          // of 128 on Blackwell (the GPUs with FP4 tensor cores here); engines pad tensor-parallel
+          // head shards up to that (SGLang's NSA backend; vLLM's FlashMLA-sparse backend notes the same).
+          const pad = system.flops.fp4 ? 128 : 64;
+          const heads = Math.ceil(hq / pad) * pad;
+          attn = eagerOps.mlaGeneration(w.prefillTokens, sparse / w.prefillTokens, heads, mla, gemmDt, kvDtype);
+        }
+        t += (scoring + attn) * m.numLayers;
+      }
+    } else if (mla) t += eagerOps.mlaContext(b, s, hq, mla, gemmDt, kvDtype) * m.numLayers;
     else {
       if (fullAttn > 0) t += eagerOps.contextAttention(b, s, hq, hkv, hd, 0, kvDtype, fp8Fmha) * fullAttn;
       if (windowed > 0) t += eagerOps.contextAttention(b, s, hq, hkv, hd, m.slidingWindow, kvDtype, fp8Fmha) * windowed;
@@ -194,7 +268,7 @@ export function createEnginePerf(input: EnginePerfInput): DetailedEnginePerf {
     const b = w.decodeSeqs * (1 + nextn);
     const kv = Math.max(1, w.decodeContextSum / w.decodeSeqs);
     let t = 0;
-    if (mla) t += ops.mlaGeneration(b, kv, hq, mla, gemmDt, kvDtype) * m.numLayers;
+    if (mla) t += (ops.mlaGeneration(b, dsa ? Math.min(kv, dsa.topK) : kv, hq, mla, gemmDt, kvDtype) + indexerDecode(ops, b, kv)) * m.numLayers;
     else {
       if (fullAttn > 0) t += ops.generationAttention(b, kv, hq, hkv, hd, 0, kvDtype) * fullAttn;
       if (windowed > 0) t += ops.generationAttention(b, kv, hq, hkv, hd, m.slidingWindow, kvDtype) * windowed;

@@ -145,7 +145,13 @@ export class OpModel {
     return this.hasFamily('mla_context_module');
   }
 
-  mlaContext(batch: number, s: number, heads: number, geo: MlaGeometry, gemmDtype: string, kvDtype: string): number {
+  /**
+   * MLA prefill of `batch` sequences of equivalent causal length `s`. `attnS` (≤ s, default s): the
+   * equivalent length the attention covers when sparse attention caps the keys per query. Module-level
+   * tables (projections included) keep their utilisation at the projected shape `s` and take the
+   * attention's SOL at `attnS`; kernel-only tables are the attention alone, read at `attnS`.
+   */
+  mlaContext(batch: number, s: number, heads: number, geo: MlaGeometry, gemmDtype: string, kvDtype: string, attnS = s): number {
     if (batch <= 0 || s <= 0) return 0;
     kvDtype = dbKv(kvDtype);
     const kvB = kvDtype === 'fp8' ? 1 : 2;
@@ -153,10 +159,10 @@ export class OpModel {
     if (this.mlaModules) {
       const dts = DTYPE_FALLBACK[gemmDtype] ?? [gemmDtype];
       const g = this.need('mla_context_module', [...dts.map((d) => `${d}/${kvDtype}`), ...dts.map((d) => `${d}/${other}`)]);
-      return this.apply(g, mlaContextModuleSol(this.ref, batch, s, heads, geo, gemmDtype, kvB), [L(s), L(batch), L(heads)]);
+      return this.apply(g, mlaContextModuleSol(this.ref, batch, s, heads, geo, gemmDtype, kvB, attnS), [L(s), L(batch), L(heads)]);
     }
     const g = this.need('context_mla', [kvDtype, other]);
-    return this.apply(g, mlaContextKernelSol(this.ref, batch, s, heads, geo, kvB), [L(s), L(batch), L(heads)]);
+    return this.apply(g, mlaContextKernelSol(this.ref, batch, attnS, heads, geo, kvB), [L(attnS), L(batch), L(heads)]);
   }
 
   mlaGeneration(batch: number, kv: number, heads: number, geo: MlaGeometry, gemmDtype: string, kvDtype: string): number {

@@ -129,11 +129,15 @@ function mlaProjection(tokens: number, heads: number, geo: MlaGeometry, wBytes: 
   return { f: 2 * tokens * params, b: params * wBytes + 2 * tokens * geo.hidden * 2 };
 }
 
-/** Whole MLA block (projections + attention) in prefill, as the `mla_context_module` tables measure it. */
-export function mlaContextModuleSol(ref: RooflineRef, batch: number, s: number, heads: number, geo: MlaGeometry, gemmDt: string, kvBytes: number): number {
+/**
+ * Whole MLA block (projections + attention) in prefill, as the `mla_context_module` tables measure it.
+ * `attnS` (default `s`): the equivalent causal length the attention itself covers, shorter than the
+ * `s` tokens projected when a sparse-attention indexer caps the keys per query (engine.ts).
+ */
+export function mlaContextModuleSol(ref: RooflineRef, batch: number, s: number, heads: number, geo: MlaGeometry, gemmDt: string, kvBytes: number, attnS = s): number {
   const p = dtypeProfile(gemmDt);
   const proj = mlaProjection(batch * s, heads, geo, p.bytes);
-  const attn = mlaContextKernelSol(ref, batch, s, heads, geo, kvBytes);
+  const attn = mlaContextKernelSol(ref, batch, attnS, heads, geo, kvBytes);
   return Math.max(proj.f / peak(ref, p.compute), proj.b / ref.memBwBps) + attn;
 }
 
