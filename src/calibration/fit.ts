@@ -30,8 +30,11 @@
 // model a user names), agg rows of a (sku, backend) with at least `minRows` rows of that class get their
 // own s, k and d (`byArchitecture`): the residuals split by class — e.g. DeepSeek (MLA + MoE) on TRT-LLM
 // carries TTFT the pass model does not explain while dense models on the same engine need none. Never
-// per model or per row. The (sku, backend) values serve the rest — classes without an entry — so they
-// are fitted on those rows when there are `minRows` of them, else on all of the group's agg rows.
+// per model or per row. A class with fewer than `minRows` rows in a (sku, backend) that has rows of other
+// classes too gets an entry of its own s, L and d with its class's backend-pooled k (see "Small
+// classes" below), not a fit over the other classes' rows. The (sku, backend) values serve classes
+// without rows there; they are fitted on the rows without an own-fitted class when there are `minRows`
+// of them, else on all of the group's agg rows.
 import { replayCorrections, type ReplayCorrections, type ReplayOverhead } from '../hardware/perf/coefficients.js';
 import { ARCHITECTURE_CLASSES, type ArchitectureClass } from '../model/architecture-class.js';
 
@@ -215,6 +218,8 @@ export function fitReplayOverheads(
   alsoKeys: readonly string[] = [],
   /** Fit the agg admission lag (with the agg latency; false: L = 0). */
   withLag = true,
+  /** Small classes get their own s, L and d with their class's backend-pooled k (false: the (sku, backend) values). */
+  smallClasses = true,
 ): Map<string, ReplayFit> {
   const byKey = new Map<string, RawReplay[]>();
   const byBackend = new Map<string, RawReplay[]>();
@@ -274,15 +279,44 @@ export function fitReplayOverheads(
       if (d.length > 0) disaggPooled.set(b, { ...fitGroup(d, d, false, shared.prefillScale), admissionMs: shared.admissionMs });
     }
   }
+  // Small classes: a class with rows in a (sku, backend) that also has rows of other classes, but fewer
+  // than `minRows` of its own, is not fitted on the other classes' rows (a group fit over all of them
+  // follows whichever class has most rows: on H200 SGLang, GLM-5's MLA-MoE rows pulled the shared
+  // prefill factor from 1.425 to 0.525 and broke Llama-3.1-8B's 11 dense rows). Its own rows fit what
+  // they pin: the pass scale s (TPOT), the latency d and the admission lag L (TTFT's level and its growth
+  // with the step time). The prefill factor k — how TTFT grows with prompt length × concurrency, which a
+  // handful of rows at a few shapes does not separate from d and L — comes from the same class on the
+  // same backend with every SKU pooled (how that engine prefills that architecture), or from the
+  // backend's pooled fit over all classes when the class has fewer than `minRows` rows there too.
+  // Measured on the SGLang rows (user-path replays, 2 refine rounds), H200 in-sample / 2-fold held out
+  // TTFT–TPOT: this 13.6–6.5 % / 16.6–14.7 %; the group fit over all classes 13.3–6.5 % / 32.9–14.5 %;
+  // s alone on own rows (k, L, d pooled) 17.1–16.2 % / 38.0–12.6 %; s, d own with k pooled and L = 0
+  // 13.6–14.7 % / 17.3–17.1 %; s, k, d own 12.6–12.5 % / 12.6–16.9 %. Only what a config implies:
+  // SKU, backend, architecture class.
+  const classPooled = new Map<string, GroupFit>();
+  const classPool = (backend: string, cls: ArchitectureClass): GroupFit => {
+    const key = `${backend}/${cls}`;
+    if (!classPooled.has(key)) {
+      const rs = aggOf(byBackend.get(backend) ?? []).filter((r) => r.arch === cls);
+      classPooled.set(key, rs.length >= minRows ? fitGroup(rs, rs, aggFitted, undefined, lag) : (pooled.get(backend) ?? { passScale: 1, prefillScale: 1, admissionMs: 0, admissionLagPasses: 0 }));
+    }
+    return classPooled.get(key)!;
+  };
   const out = new Map<string, ReplayFit>();
   for (const [k, rs] of byKey) {
     const agg = aggOf(rs);
     const g = own.get(k)!;
     const byArchitecture: Partial<Record<ArchitectureClass, ClassFit>> = {};
-    for (const cls of ownClasses.get(k)!) {
+    const present = ARCHITECTURE_CLASSES.filter((cls) => agg.some((r) => r.arch === cls));
+    for (const cls of present) {
       const mine = agg.filter((r) => r.arch === cls);
-      const t = fitGroup(mine, mine, aggFitted, undefined, lag);
-      byArchitecture[cls] = { passScale: t.passScale, prefillScale: t.prefillScale, admissionMs: aggFitted ? t.admissionMs : g.admissionMs, ...(t.admissionLagPasses > 0 ? { admissionLagPasses: t.admissionLagPasses } : {}), rows: mine.length };
+      if (ownClasses.get(k)!.includes(cls)) {
+        const t = fitGroup(mine, mine, aggFitted, undefined, lag);
+        byArchitecture[cls] = { passScale: t.passScale, prefillScale: t.prefillScale, admissionMs: aggFitted ? t.admissionMs : g.admissionMs, ...(t.admissionLagPasses > 0 ? { admissionLagPasses: t.admissionLagPasses } : {}), rows: mine.length };
+      } else if (smallClasses && present.length > 1 && mine.length < minRows) {
+        const t = fitGroup(mine, mine, aggFitted, classPool(k.split('/')[1], cls).prefillScale, lag);
+        byArchitecture[cls] = { passScale: t.passScale, prefillScale: t.prefillScale, admissionMs: aggFitted ? t.admissionMs : g.admissionMs, ...(t.admissionLagPasses > 0 ? { admissionLagPasses: t.admissionLagPasses } : {}), rows: mine.length };
+      }
     }
     const dg = disaggPooled.get(k.split('/')[1]);
     out.set(k, {
