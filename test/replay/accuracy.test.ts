@@ -215,8 +215,13 @@ describe('accuracy rows and configs (pure)', () => {
     expect(correctionsFor({ mode: 'disagg', arch: 'mla-moe' }, fit)).toEqual({ passScale: fit.passScale, prefillScale: 1, admissionMs: fit.disaggAdmissionMs, admissionLagPasses: 0 });
     expect(fit.disaggPassScale).toBeUndefined(); // no disagg rows: none fitted
     expect(predictRaw(raw[1], fit).ttftMs).toBeCloseTo(raw[1].ttftMs, 9);
-    // Too few rows of a class: no entry (the (sku, backend) values apply).
-    expect(fitReplayOverheads(raw.slice(0, 20), 12).get('b200_sxm/trtllm')!.byArchitecture).toBeUndefined();
+    // Too few rows of a class (10 each here): not fitted on the other class's rows — an entry fitted on
+    // its own rows (pass scale, latency, lag), the prefill factor from its class on the backend.
+    const few = fitReplayOverheads(raw.slice(0, 20), 12).get('b200_sxm/trtllm')!;
+    expect(few.byArchitecture?.['mla-moe']).toMatchObject({ passScale: 1.1, admissionMs: 120, rows: 10 });
+    expect(few.byArchitecture?.['gqa-dense']).toMatchObject({ passScale: 1, admissionMs: 10, rows: 10 });
+    // One class only: the (sku, backend) values, no entry.
+    expect(fitReplayOverheads(raw.filter((r) => r.arch === 'gqa-dense').slice(0, 10), 12).get('b200_sxm/trtllm')!.byArchitecture).toBeUndefined();
     // The (sku, backend) values are fitted on the rows no class entry covers, when there are enough.
     const dense = Array.from({ length: 12 }, (_, i): RawReplay => {
       const ttft0 = 60 + 9 * i;
@@ -225,7 +230,10 @@ describe('accuracy rows and configs (pure)', () => {
     });
     const mixed = fitReplayOverheads([...raw, ...dense], 12).get('b200_sxm/trtllm')!;
     expect(mixed).toMatchObject({ passScale: 0.9, admissionMs: 50 });
-    expect(Object.keys(mixed.byArchitecture ?? {}).sort()).toEqual(['gqa-dense', 'mla-moe']);
+    expect(Object.keys(mixed.byArchitecture ?? {}).sort()).toEqual(['gqa-dense', 'gqa-moe', 'mla-dense', 'mla-moe']);
+    // Its own 8 rows: pass scale exact; latency and lag trade off on them, the predictions hold.
+    expect(mixed.byArchitecture?.['gqa-moe']).toMatchObject({ passScale: 0.9, rows: 8 });
+    for (const r of dense.slice(0, 8)) expect(Math.abs(predictRaw(r, mixed).ttftMs / r.ttftMs - 1)).toBeLessThan(0.03);
   });
 
   it('fits disagg corrections on disagg rows alone (pass scale per backend, prefill factor and latency pooled), and the agg ones without them', () => {
