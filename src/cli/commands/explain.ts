@@ -79,6 +79,7 @@ function engineDefaults(config: SmartSearchConfig, b: BranchDimensions): { kv_ca
 function modelFacts(config: SmartSearchConfig) {
   const model = resolveModel(config.search_space.model_name);
   const d = model.sparseAttention;
+  const indexerBytes = d ? indexerBytesPerTokenPerLayer(model) : 0;
   return {
     id: model.id,
     architecture_class: architectureClassOf(model),
@@ -88,14 +89,14 @@ function modelFacts(config: SmartSearchConfig) {
           index_heads: d.indexHeads,
           index_head_dim: d.indexHeadDim,
           index_topk: d.topK,
-          indexer_cache_bytes_per_token_per_layer: indexerBytesPerTokenPerLayer(model),
+          indexer_cache_bytes_per_token_per_layer: indexerBytes,
           modelled_as:
             'composed from the perf DB (no DSA tables): indexer projections as GEMMs (replicated on every TP rank), ' +
             'its scoring over the whole context as the measured MQA attention curve (index heads over one FP8 key head, ' +
             'at half the head width: the FLOPs and bytes of keys without values) plus the fp32 logits written and read by top-k; ' +
             `the MLA then attends min(context, ${d.topK}) tokens (decode) / at most ${d.topK} keys per query (prefill longer than ${d.topK}, ` +
             'on kernel-only MLA tables as the absorbed decode kernel over the new tokens with heads padded to 64 on Hopper, 128 on Blackwell); ' +
-            `the indexer's FP8 keys (${indexerBytesPerTokenPerLayer(model)} B per token per layer) count in the KV budget`,
+            `the indexer's FP8 keys (${indexerBytes} B per token per layer) count in the KV budget`,
         }
       : null,
   };
