@@ -2,10 +2,12 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { TemporalUnavailable } from '../../errors.js';
+import { installLazyProtobufCodecs } from './lazy-protobuf-codecs.js';
 
 export const START_SERVER_HINT = 'start one with `spica server` (and `spica worker`), or pass --address / set TEMPORAL_ADDRESS';
 
 export async function connectClient(address: string, timeoutMs = 3_000): Promise<Connection> {
+  installLazyProtobufCodecs();
   try {
     return await Connection.connect({ address, connectTimeout: timeoutMs });
   } catch (err) {
@@ -14,6 +16,7 @@ export async function connectClient(address: string, timeoutMs = 3_000): Promise
 }
 
 export async function connectWorker(address: string): Promise<NativeConnection> {
+  installLazyProtobufCodecs();
   try {
     return await NativeConnection.connect({ address });
   } catch (err) {
