@@ -3,6 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { reportProgress } from '../../src/cli/commands/sweep.js';
+import { liveSweepProgress } from '../../src/cli/sweeps/live-progress.js';
+import { EVERY_ROUND_SIGNALS } from '../../workflows/branch-study.js';
+import type { BranchProgress, SweepProgress } from '../../workflows/sweep-types.js';
 
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
@@ -27,5 +30,33 @@ describe('spica sweep progress polling', () => {
     await polling;
     expect(queries).toBeGreaterThan(0);
     expect(timers()).toBe(before);
+  });
+
+  // The parent hears from a branch every round up to EVERY_ROUND_SIGNALS: until then its figures are the
+  // branch's own as of the branch's last workflow task, and the branch is not asked (a query waits for
+  // that task; one answered after the branch finished replayed its whole history on the worker).
+  it('asks a running branch itself only once the parent may lag behind it', async () => {
+    const branch = (round: number, trials_recorded: number): BranchProgress =>
+      ({ deployment_mode: 'agg', workflowId: 'sweep-1/branch-agg', status: 'running', round, trials_recorded }) as BranchProgress;
+    const asked: string[] = [];
+    const client = {
+      workflow: {
+        getHandle: (id: string) => ({
+          query: async () => {
+            asked.push(id);
+            return { ...branch(EVERY_ROUND_SIGNALS + 3, 99) };
+          },
+        }),
+      },
+    } as unknown as Client;
+    const parent = (b: BranchProgress) => ({ query: async () => ({ phase: 'studying', stop_requested: false, branches: [b] }) as SweepProgress });
+
+    const early = await liveSweepProgress(client, parent(branch(EVERY_ROUND_SIGNALS - 1, 40)));
+    expect(asked).toEqual([]);
+    expect(early.branches[0].trials_recorded).toBe(40);
+
+    const late = await liveSweepProgress(client, parent(branch(EVERY_ROUND_SIGNALS, 64)));
+    expect(asked).toEqual(['sweep-1/branch-agg']);
+    expect(late.branches[0].trials_recorded).toBe(99);
   });
 });
