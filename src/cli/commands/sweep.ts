@@ -24,6 +24,7 @@ import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '..
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
+import { startUnderFreeId } from '../temporal/free-workflow-id.js';
 import { createSpicaWorker, DEFAULT_TASK_QUEUE, spicaWorkflowBundle } from '../temporal/worker.js';
 
 import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
@@ -165,25 +166,28 @@ export async function reportProgress<T>(
 
 /** Starts the workflow under the first free id (explicit ids are never suffixed). */
 async function startSweep(client: Client, config: SmartSearchConfig, args: SweepArgs, eager: boolean) {
-  const baseId = args.id ?? defaultSweepWorkflowId(config, config.sweep.seed);
-  for (let n = 1; n < 10_000; n++) {
-    const workflowId = withRunSuffix(baseId, n);
+  const start = (workflowId: string) =>
+    client.workflow.start<typeof sweep>('sweep', {
+      workflowId,
+      taskQueue: args.taskQueue,
+      args: [config],
+      // A used id (running or closed) is never reused: each run keeps its own history.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      // Only with this process's own worker on a shared native connection (see runSweep).
+      requestEagerStart: eager,
+    });
+  if (args.id !== undefined) {
     try {
-      return await client.workflow.start<typeof sweep>('sweep', {
-        workflowId,
-        taskQueue: args.taskQueue,
-        args: [config],
-        // A used id (running or closed) is never reused: each run keeps its own history.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        // Only with this process's own worker on a shared native connection (see runSweep).
-        requestEagerStart: eager,
-      });
+      return await start(args.id);
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      if (args.id !== undefined) throw new InputError(`workflow id '${args.id}' was already used; pick another --id`);
+      if (err instanceof WorkflowExecutionAlreadyStartedError) throw new InputError(`workflow id '${args.id}' was already used; pick another --id`);
+      throw err;
     }
   }
-  throw new TemporalUnavailable(`no free workflow id after ${baseId}-9999`);
+  const baseId = defaultSweepWorkflowId(config, config.sweep.seed);
+  const handle = await startUnderFreeId(client, (n) => withRunSuffix(baseId, n), start);
+  if (!handle) throw new TemporalUnavailable(`no free workflow id after ${withRunSuffix(baseId, 9_999)}`);
+  return handle;
 }
 
 export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {

@@ -4,7 +4,8 @@
 // simulator version), so the new run re-derives the same trials and the finished ones come from
 // the cache instead of being replayed.
 import { defaultPayloadConverter } from '@temporalio/common';
-import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { startUnderFreeId } from '../temporal/free-workflow-id.js';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import type { SweepInput, SweepOutcome } from '../../../workflows/sweep-types.js';
 import { isResumable, RESUMABLE_STATUSES } from './sweep-outcome.js';
@@ -61,17 +62,17 @@ export async function startResumedSweep(
   taskQueue: string = source.taskQueue,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<(input: SweepInput) => Promise<SweepOutcome>>> {
   const base = resumeBaseId(source.workflowId);
-  for (let n = 1; n < 10_000; n++) {
-    try {
-      return await client.workflow.start<(input: SweepInput) => Promise<SweepOutcome>>('sweep', {
-        workflowId: resumeWorkflowId(base, n),
+  const handle = await startUnderFreeId(
+    client,
+    (n) => resumeWorkflowId(base, n),
+    (workflowId) =>
+      client.workflow.start<(input: SweepInput) => Promise<SweepOutcome>>('sweep', {
+        workflowId,
         taskQueue,
         args: [source.input],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
-  }
+      }),
+  );
+  if (handle) return handle;
   throw new TemporalUnavailable(`no free resume id after ${resumeWorkflowId(base, 9999)}`);
 }
