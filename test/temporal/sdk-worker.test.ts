@@ -1,5 +1,5 @@
-// SpicaSdkWorker (src/cli/temporal/worker.ts): the workflow bundle runs in the workflows' own V8
-// context only, not first in a throwaway one, and the worker it makes runs sweeps as the SDK's does.
+// SpicaSdkWorker (src/cli/temporal/sdk-worker.ts): the workflow bundle runs in the workflows' own V8
+// context only, not first in a throwaway one, and the workers it makes run sweeps as the SDK's do.
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { sweep } from '../../workflows/sweep.js';
@@ -10,29 +10,35 @@ import { splitOutcome } from '../../workflows/sweep-types.js';
 
 const t = useTestTemporal();
 
+/** Runs `fn` counting the V8 contexts made meanwhile. */
+async function countingContexts<T>(fn: () => Promise<T>): Promise<{ value: T; contexts: number }> {
+  const { createContext } = vm;
+  let contexts = 0;
+  vm.createContext = ((...args: Parameters<typeof createContext>) => {
+    contexts++;
+    return createContext(...args);
+  }) as typeof createContext;
+  try {
+    return { value: await fn(), contexts };
+  } finally {
+    vm.createContext = createContext;
+  }
+}
+
+async function runSmallSweep(worker: { runUntil: <R>(p: Promise<R>) => Promise<R> }, taskQueue: string, tag: string) {
+  const handle = await t.client.workflow.start<typeof sweep>('sweep', { workflowId: `sdk-worker-${tag}-${taskQueue}`, taskQueue, args: [parseConfigText(SMALL_CONFIG_YAML)] });
+  const { outcome, progress } = splitOutcome(await worker.runUntil(handle.result()));
+  expect(outcome.counts.evaluated).toBeGreaterThan(0);
+  expect(progress?.phase).toBe('done');
+}
+
 describe('SpicaSdkWorker', () => {
   it('evaluates the workflow bundle in one V8 context per worker (the SDK makes a second, throwaway one)', { timeout: 120_000 }, async () => {
-    const created: unknown[] = [];
-    const createContext = vm.createContext;
-    vm.createContext = ((...args: Parameters<typeof vm.createContext>) => {
-      created.push(args[0]);
-      return createContext(...args);
-    }) as typeof vm.createContext;
     const taskQueue = uniqueTaskQueue('sdk-worker');
-    let spica: Awaited<ReturnType<typeof createSpicaWorker>>;
+    const { value: spica, contexts } = await countingContexts(() => createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue, workflowsOnMainThread: true }));
+    expect(contexts).toBe(1);
     try {
-      spica = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue, workflowsOnMainThread: true });
-    } finally {
-      vm.createContext = createContext;
-    }
-    expect(created).toHaveLength(1);
-    try {
-      const config = parseConfigText(SMALL_CONFIG_YAML);
-      const handle = await t.client.workflow.start<typeof sweep>('sweep', { workflowId: `sdk-worker-${taskQueue}`, taskQueue, args: [config] });
-      const outcome = await spica.worker.runUntil(handle.result());
-      const { outcome: result, progress } = splitOutcome(outcome);
-      expect(result.counts.evaluated).toBeGreaterThan(0);
-      expect(progress?.phase).toBe('done');
+      await runSmallSweep(spica.worker, taskQueue, 'one-context');
     } finally {
       await spica.close();
     }

@@ -3,7 +3,6 @@
 // it matches the sources, else bundled once (webpack, seconds) and stored for the next process; the
 // SDK runtime is installed once with a quiet logger.
 import os from 'node:os';
-import path from 'node:path';
 import { formatWithOptions } from 'node:util';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -11,9 +10,7 @@ import {
   NativeConnection,
   Runtime,
   Worker,
-  type CompiledWorkerOptions,
   type LogEntry,
-  type Logger,
   type LogLevel,
   type ReplayWorkerOptions,
   type WorkflowBundleWithSourceMap,
@@ -24,6 +21,7 @@ import { configureReplayPool, defaultPoolSize, replayPool } from '../../../activ
 import { waveHereOn } from '../../../activities/wave-here.js';
 import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
 import { connectWorker } from './client-connection.js';
+import { SpicaSdkWorker } from './sdk-worker.js';
 
 export const DEFAULT_TASK_QUEUE = 'spica';
 
@@ -135,31 +133,6 @@ function lightenMainThreadSandbox(worker: Worker): void {
   }
   const creator = (worker as unknown as { workflowCreator?: { isolateExecutionTimeoutMs?: number } }).workflowCreator;
   if (creator && typeof creator.isolateExecutionTimeoutMs === 'number') creator.isolateExecutionTimeoutMs = undefined;
-}
-
-const INLINE_SOURCE_MAP = '//# sourceMappingURL=data:';
-
-/**
- * The SDK's Worker, except that a bundle given as code is not first compiled and run in a throwaway
- * V8 context (the SDK's parseWorkflowCode does that so that debugger breakpoints bind early) before
- * the workflow sandbox compiles and runs it again: ~10 ms of every worker start, ~1 % of the dense
- * example's sweep. Everything else is the SDK's own parseWorkflowCode: the inline source map (slim,
- * scripts/build/workflow-bundle.mjs) read and its `file` made absolute. `getOrCreateBundle` is the
- * SDK's protected extension point (1.24); any other bundle option goes to the SDK.
- */
-export class SpicaSdkWorker extends Worker {
-  protected static override async getOrCreateBundle(compiledOptions: CompiledWorkerOptions, logger: Logger) {
-    const bundle = compiledOptions.workflowBundle;
-    const code = bundle && 'code' in bundle ? bundle.code : undefined;
-    const at = code?.lastIndexOf(INLINE_SOURCE_MAP) ?? -1;
-    const b64 = code === undefined || at < 0 ? -1 : code.indexOf('base64,', at);
-    if (code === undefined || b64 < 0) return super.getOrCreateBundle(compiledOptions, logger);
-    const sourceMap = JSON.parse(Buffer.from(code.slice(b64 + 'base64,'.length).trimEnd(), 'base64').toString()) as { file?: string };
-    const filename = path.resolve(process.cwd(), sourceMap.file ?? 'workflow-bundle.js');
-    sourceMap.file = filename;
-    const withMap = `${code.slice(0, at)}\n${INLINE_SOURCE_MAP}application/json;base64,${Buffer.from(JSON.stringify(sourceMap)).toString('base64')}`;
-    return { code: withMap, sourceMap: sourceMap as never, filename };
-  }
 }
 
 export interface SpicaWorker {
