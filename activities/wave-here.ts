@@ -9,6 +9,7 @@
 import os from 'node:os';
 import type { NativeConnection } from '@temporalio/worker';
 import { activityPollers, otherLivePollers, pidAlive } from '../src/cli/temporal/task-queue.js';
+import { askAndMaterialize } from './ask-and-materialize.js';
 
 export interface WaveHere {
   here: boolean;
@@ -27,9 +28,9 @@ const ANSWER_TTL_MS = 1_000;
 /** `waveHere` for one worker: it knows its identity, connection and task queue. */
 export function waveHereOn(worker: { connection: NativeConnection; namespace: string; taskQueue: string; identity: string }): typeof waveHere {
   let last: { atMs: number; answer: WaveHere } | null = null;
-  return async () => {
-    const now = Date.now();
-    if (last && now - last.atMs < ANSWER_TTL_MS) return last.answer;
+  /** The poll under way: a call meanwhile (the prefetch's, then the wave's own) waits for it. */
+  let pending: Promise<WaveHere> | null = null;
+  const poll = async (now: number): Promise<WaveHere> => {
     let answer: WaveHere;
     try {
       const others = otherLivePollers(await activityPollers(worker.connection, worker.namespace, worker.taskQueue), worker.identity, now, os.hostname(), pidAlive);
@@ -40,5 +41,24 @@ export function waveHereOn(worker: { connection: NativeConnection; namespace: st
     }
     last = { atMs: now, answer };
     return answer;
+  };
+  return async () => {
+    const now = Date.now();
+    if (last && now - last.atMs < ANSWER_TTL_MS) return last.answer;
+    pending ??= poll(now).finally(() => (pending = null));
+    return pending;
+  };
+}
+
+/**
+ * `askAndMaterialize` that also asks `here` meanwhile, for the worker that answers `waveHere` with it:
+ * the wave after an ask starts with `waveHere`, which then answers from that poll (≤ ANSWER_TTL_MS old)
+ * instead of waiting for a DescribeTaskQueue round trip of its own (~10 ms on the critical path of a
+ * workflow task's first wave). The answer recorded is still the `waveHere` activity's.
+ */
+export function askAndMaterializeAsking(here: typeof waveHere): typeof askAndMaterialize {
+  return (input) => {
+    void here().catch(() => undefined);
+    return askAndMaterialize(input);
   };
 }

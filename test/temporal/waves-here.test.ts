@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLocalSweep } from '../../activities/local-sweep.js';
+import { askAndMaterializeAsking, waveHereOn } from '../../activities/wave-here.js';
 import { main } from '../../src/cli/main.js';
 import { activityPollers, otherLivePollers, POLLER_LIVE_MS } from '../../src/cli/temporal/task-queue.js';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
@@ -66,6 +67,32 @@ describe('waves on the sweep\'s own worker', () => {
     ];
     const alive = (pid: number) => pid === 222;
     expect(otherLivePollers(pollers, 'me', now, 'here', alive).map((p) => p.identity)).toEqual(['w2', '222@here', '111@elsewhere']);
+  });
+
+  it('the sweep worker polls `here` while it asks: the wave\'s own waveHere then answers from that poll', async () => {
+    let describes = 0;
+    const counting = {
+      workflowService: {
+        describeTaskQueue: (req: Parameters<typeof t.connection.workflowService.describeTaskQueue>[0]) => {
+          describes++;
+          return t.connection.workflowService.describeTaskQueue(req);
+        },
+      },
+    };
+    const here = waveHereOn({ connection: counting as never, namespace: t.namespace, taskQueue: uniqueTaskQueue('here'), identity: 'me@test' });
+    // Calls while a poll is under way share it.
+    const [a, b] = await Promise.all([here(), here()]);
+    expect(a).toEqual({ here: true, other_workers: 0 });
+    expect(b).toEqual(a);
+    expect(describes).toBe(1);
+    await new Promise((r) => setTimeout(r, 1_100)); // past the answer's 1 s
+    // The ask starts the poll at once (whatever the ask then does: here it fails on its input) …
+    const asked = askAndMaterializeAsking(here)({} as never).catch(() => 'failed');
+    expect(describes).toBe(2);
+    // … and the wave's waveHere right after gets that poll's answer, no second request.
+    expect(await here()).toEqual({ here: true, other_workers: 0 });
+    expect(describes).toBe(2);
+    expect(await asked).toBe('failed');
   });
 
   it('alone on its task queue, spica sweep replays every wave as local activities; the result equals --local', async () => {

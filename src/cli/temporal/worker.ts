@@ -18,7 +18,7 @@ import {
 import { globalHandlers } from '@temporalio/worker/lib/workflow/vm-shared.js';
 import * as activities from '../../../activities/index.js';
 import { configureReplayPool, defaultPoolSize, replayPool } from '../../../activities/replay-pool.js';
-import { waveHereOn } from '../../../activities/wave-here.js';
+import { askAndMaterializeAsking, waveHereOn } from '../../../activities/wave-here.js';
 import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
 import { connectWorker } from './client-connection.js';
 import { SpicaSdkWorker } from './sdk-worker.js';
@@ -135,6 +135,11 @@ function lightenMainThreadSandbox(worker: Worker): void {
   if (creator && typeof creator.isolateExecutionTimeoutMs === 'number') creator.isolateExecutionTimeoutMs = undefined;
 }
 
+/** The in-process sweep worker's activities: `waveHere` answered for this worker, and polled during each ask. */
+function sweepWorkerActivities(here: typeof activities.waveHere): typeof activities {
+  return { ...activities, waveHere: here, askAndMaterialize: askAndMaterializeAsking(here) };
+}
+
 export interface SpicaWorker {
   worker: Worker;
   connection: NativeConnection;
@@ -162,7 +167,7 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
       namespace: opts.namespace,
       taskQueue,
       workflowBundle,
-      activities: opts.wavesHere ? { ...activities, waveHere: waveHereOn({ connection, namespace: opts.namespace, taskQueue, identity }) } : activities,
+      activities: opts.wavesHere ? sweepWorkerActivities(waveHereOn({ connection, namespace: opts.namespace, taskQueue, identity })) : activities,
       maxConcurrentActivityTaskExecutions: slots,
       // The SDK's in-thread workflow sandbox is its `debugMode` (also what runReplayHistory uses).
       ...(opts.workflowsOnMainThread ? { debugMode: true } : {}),
