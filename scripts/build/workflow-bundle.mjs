@@ -43,6 +43,19 @@ export async function buildWorkflowBundle() {
 
 const INLINE_MAP = '//# sourceMappingURL=data:';
 
+/** `code` split from its inline source map (the map's JSON text); null when it has none. */
+export function splitInlineSourceMap(code) {
+  const at = code.lastIndexOf(INLINE_MAP);
+  const b64 = at < 0 ? -1 : code.indexOf('base64,', at);
+  if (b64 < 0) return null;
+  return { code: code.slice(0, at), sourceMap: Buffer.from(code.slice(b64 + 'base64,'.length).trim(), 'base64').toString() };
+}
+
+/** `code` (without a map) with `sourceMap` (JSON text) as its inline source map. */
+export function withInlineSourceMap(code, sourceMap) {
+  return `${code}${INLINE_MAP}application/json;base64,${Buffer.from(sourceMap).toString('base64')}\n`;
+}
+
 /**
  * The bundle with an empty inline source map, and the full map to keep beside it. The SDK insists on
  * an inline map, and at every Worker.create it decodes, parses and re-encodes it and compiles the
@@ -51,13 +64,11 @@ const INLINE_MAP = '//# sourceMappingURL=data:';
  * unminified) bundle in dist/workflows-<id>/; workflow-bundle.js.map there maps them to the sources.
  */
 export function withSlimSourceMap(code) {
-  const at = code.lastIndexOf(INLINE_MAP);
-  const b64 = at < 0 ? -1 : code.indexOf('base64,', at);
-  if (b64 < 0) return { code, sourceMap: '' };
-  const sourceMap = Buffer.from(code.slice(b64 + 'base64,'.length).trim(), 'base64').toString();
-  const file = JSON.parse(sourceMap).file ?? 'workflow-bundle.js';
+  const split = splitInlineSourceMap(code);
+  if (!split) return { code, sourceMap: '' };
+  const file = JSON.parse(split.sourceMap).file ?? 'workflow-bundle.js';
   const slim = JSON.stringify({ version: 3, file, sources: [], names: [], mappings: '' });
-  return { code: `${code.slice(0, at)}${INLINE_MAP}application/json;base64,${Buffer.from(slim).toString('base64')}\n`, sourceMap };
+  return { code: withInlineSourceMap(split.code, slim), sourceMap: split.sourceMap };
 }
 
 /** The current workflow bundle: the stored one while fresh, else a new one (stored for the next worker). */
