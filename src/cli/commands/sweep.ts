@@ -24,7 +24,7 @@ import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '..
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
-import { startUnderFreeId } from '../temporal/free-workflow-id.js';
+import { MAX_RUNS, startUnderFreeId } from '../temporal/free-workflow-id.js';
 import { createSpicaWorker, DEFAULT_TASK_QUEUE, spicaWorkflowBundle } from '../temporal/worker.js';
 
 import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
@@ -186,7 +186,7 @@ async function startSweep(client: Client, config: SmartSearchConfig, args: Sweep
   }
   const baseId = defaultSweepWorkflowId(config, config.sweep.seed);
   const handle = await startUnderFreeId(client, (n) => withRunSuffix(baseId, n), start);
-  if (!handle) throw new TemporalUnavailable(`no free workflow id after ${withRunSuffix(baseId, 9_999)}`);
+  if (!handle) throw new TemporalUnavailable(`no free workflow id after ${withRunSuffix(baseId, MAX_RUNS)}`);
   return handle;
 }
 

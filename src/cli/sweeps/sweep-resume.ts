@@ -5,7 +5,7 @@
 // the cache instead of being replayed.
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import { startUnderFreeId } from '../temporal/free-workflow-id.js';
+import { MAX_RUNS, startUnderFreeId } from '../temporal/free-workflow-id.js';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import type { SweepInput, SweepOutcome } from '../../../workflows/sweep-types.js';
 import { isResumable, RESUMABLE_STATUSES } from './sweep-outcome.js';
@@ -74,5 +74,5 @@ export async function startResumedSweep(
       }),
   );
   if (handle) return handle;
-  throw new TemporalUnavailable(`no free resume id after ${resumeWorkflowId(base, 9999)}`);
+  throw new TemporalUnavailable(`no free resume id after ${resumeWorkflowId(base, MAX_RUNS)}`);
 }

@@ -6,6 +6,9 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 
+/** The highest run number a base id takes (`<base>-9999`). */
+export const MAX_RUNS = 9_999;
+
 /** The first number after `used` (a used one) whose id is free, if the used numbers are contiguous. */
 export async function nextFreeRun(used: number, isUsed: (n: number) => Promise<boolean>): Promise<number> {
   let lo = used;
@@ -44,7 +47,7 @@ export async function startUnderFreeId<H>(
   client: Client,
   idFor: (n: number) => string,
   start: (workflowId: string) => Promise<H>,
-  maxRuns = 9_999,
+  maxRuns = MAX_RUNS,
 ): Promise<H | null> {
   let n = 1;
   while (n <= maxRuns) {
