@@ -13,6 +13,7 @@ interface Codec {
   decode(b: Uint8Array): object;
   toObject(m: object, opts?: object): object;
   verify(m: object): string | null;
+  ctor: unknown;
   root: { toJSON(): object; lookupType(name: string): Codec };
 }
 const pb = createRequire(createRequire(import.meta.url).resolve('@temporalio/proto'))('protobufjs') as { Root: { fromJSON(j: object): Codec['root'] } };
@@ -130,5 +131,29 @@ describe('lazy protobuf codecs', () => {
     expect(Number(google.protobuf.Timestamp.decode(google.protobuf.Timestamp.encode(ts).finish()).seconds)).toBe(12);
     const any = google.protobuf.Any.fromObject({ type_url: 'type.googleapis.com/google.protobuf.Timestamp', value: google.protobuf.Timestamp.encode(ts).finish() });
     expect(google.protobuf.Any.decode(google.protobuf.Any.encode(any).finish()).type_url).toBe('type.googleapis.com/google.protobuf.Timestamp');
+  });
+});
+
+describe('lazy rpc methods', () => {
+  it('a service client resolves a method on its first call and sends what protobufjs would', async () => {
+    type Rpc = (method: { name: string; resolvedRequestType: unknown }, data: Uint8Array, cb: (err: null, res: Uint8Array) => void) => void;
+    const sent: { method: string; bytes: string }[] = [];
+    const rpcImpl: Rpc = (method, data, cb) => {
+      sent.push({ method: method.name, bytes: Buffer.from(data).toString('hex') });
+      cb(null, sdkTypes[DescribeQueue].encode(sdkTypes[DescribeQueue].fromObject(samples[DescribeQueue])).finish());
+    };
+    const Service = temporal.api.workflowservice.v1.WorkflowService as unknown as { create(rpc: Rpc, a: boolean, b: boolean): Record<string, unknown> };
+    const service = Service.create(rpcImpl, false, false);
+    // Every method is there (listed, callable) but none was made yet: a getter until first read.
+    expect(Object.keys(service)).toContain('describeTaskQueue');
+    expect(typeof Object.getOwnPropertyDescriptor(service, 'describeTaskQueue')?.get).toBe('function');
+    const call = service.describeTaskQueue as (req: object) => Promise<{ pollers: { identity: string }[] }>;
+    expect(Object.getOwnPropertyDescriptor(service, 'describeTaskQueue')?.value).toBe(call);
+    const res = await call.call(service, samples[DescribeQueueRequest]);
+    expect(sent).toEqual([{ method: 'DescribeTaskQueue', bytes: reference.get(DescribeQueueRequest)!.bytes }]);
+    expect(res.pollers.map((p) => p.identity)).toEqual(['123@host', '124@host']);
+    expect(res).toBeInstanceOf(sdkTypes[DescribeQueue].ctor as new () => object);
+    // Another client of the same service gets its own methods.
+    expect(Service.create(rpcImpl, false, false).describeTaskQueue).not.toBe(call);
   });
 });

@@ -2,6 +2,7 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { TemporalUnavailable } from '../../errors.js';
+import { decodeEagerStartTaskLazily } from './eager-start-response.js';
 import { installLazyProtobufCodecs } from './lazy-protobuf-codecs.js';
 
 export const START_SERVER_HINT = 'start one with `spica server` (and `spica worker`), or pass --address / set TEMPORAL_ADDRESS';
@@ -17,6 +18,7 @@ export async function connectClient(address: string, timeoutMs = 3_000): Promise
 
 export async function connectWorker(address: string): Promise<NativeConnection> {
   installLazyProtobufCodecs();
+  decodeEagerStartTaskLazily();
   try {
     return await NativeConnection.connect({ address });
   } catch (err) {
