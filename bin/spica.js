@@ -5,10 +5,12 @@
 import { pathToFileURL } from 'node:url';
 import { freshArtifact } from '../scripts/build/artifacts.mjs';
 import { buildCli, CLI_ARTIFACT, cliEntry } from '../scripts/build/cli-bundle.mjs';
+import { useSdkModules } from '../scripts/build/sdk-modules.mjs';
 
 async function compiledCli() {
   if (process.env.SPICA_RUN_SOURCES === '1') return null;
   const dir = freshArtifact(CLI_ARTIFACT) ?? (await buildCli().catch(() => null));
+  if (dir) useSdkModules(dir);
   return dir ? cliEntry(dir) : null;
 }
 

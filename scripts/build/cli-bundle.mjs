@@ -6,12 +6,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newArtifactDir, PROJECT_ROOT, publishArtifact } from './artifacts.mjs';
+import { buildSdkModules } from './sdk-modules.mjs';
 
 export const CLI_ARTIFACT = 'cli';
 const BUNDLED_PACKAGES = new Set(['yaml', 'zod']);
 
 /** The build's own files: changing how we build makes the old build stale too. */
-const BUILD_FILES = ['scripts/build/artifacts.mjs', 'scripts/build/cli-bundle.mjs', 'package-lock.json', 'tsconfig.json'];
+const BUILD_FILES = ['scripts/build/artifacts.mjs', 'scripts/build/cli-bundle.mjs', 'scripts/build/sdk-modules.mjs', 'package-lock.json', 'tsconfig.json'];
 
 const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 
@@ -49,7 +50,7 @@ function sourceUrls(outdir) {
   };
 }
 
-/** Builds `dist/cli-<id>/{cli,replay-thread}.js` and publishes it; returns the directory. */
+/** Builds `dist/cli-<id>/{cli,replay-thread}.js` (and the SDK's one-file rxjs) and publishes it; returns the directory. */
 export async function buildCli() {
   const startedMs = Date.now();
   const { build } = await import('esbuild'); // only when building: the bin imports this file on every start
@@ -71,6 +72,7 @@ export async function buildCli() {
     banner: { js: "import { createRequire as __spicaRequire } from 'node:module'; const require = __spicaRequire(import.meta.url);" },
     plugins: [externalPackages, sourceUrls(outdir)],
   });
+  await buildSdkModules(build, PROJECT_ROOT, outdir);
   const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/'));
   publishArtifact(CLI_ARTIFACT, outdir, [...sources, ...BUILD_FILES], startedMs);
   return outdir;
