@@ -1,6 +1,6 @@
 // A rerun's workflow id: the first free `<base>-<n>`, found in O(log n) lookups (src/cli/temporal/free-workflow-id.ts).
 import { describe, expect, it } from 'vitest';
-import { nextFreeRun, startUnderFreeId, workflowIdUsed } from '../../src/cli/temporal/free-workflow-id.js';
+import { firstFreeRun, nextFreeRun, startUnderFreeId, workflowIdUsed } from '../../src/cli/temporal/free-workflow-id.js';
 import { withRunSuffix } from '../../src/cli/temporal/workflow-id.js';
 import { uniqueTaskQueue, useTestTemporal } from './harness.js';
 
@@ -19,6 +19,11 @@ describe('free workflow ids', () => {
     }
     // Runs past retention free the oldest numbers first: the first free one after a used one is still found.
     expect(await nextFreeRun(5, async (n) => n >= 5 && n <= 9)).toBe(10);
+  });
+
+  it('firstFreeRun: 1 for a config never run, else the first number after the used ones', async () => {
+    const base = `never-run-${uniqueTaskQueue('free-id')}`;
+    expect(await firstFreeRun(t.client, (n) => withRunSuffix(base, n))).toBe(1);
   });
 
   it('a rerun of an id used 37 times starts once refused, then under -38, after a few describes', { timeout: 60_000 }, async () => {
@@ -52,6 +57,33 @@ describe('free workflow ids', () => {
       expect(handle!.workflowId).toBe(withRunSuffix(base, 38));
       expect(attempts).toEqual([base, withRunSuffix(base, 38)]);
       expect(described).toBeLessThanOrEqual(12);
+
+      // As `spica sweep` does it: the number looked up first (while its worker is created), then one start.
+      described = 0;
+      attempts.length = 0;
+      const next = await firstFreeRun(countingClient, (n) => withRunSuffix(base, n));
+      expect(next).toBe(39);
+      expect(described).toBeLessThanOrEqual(13);
+      const rerun = await startUnderFreeId(
+        t.client,
+        (n) => withRunSuffix(base, n),
+        (workflowId) => {
+          attempts.push(workflowId);
+          return t.client.workflow.start('sweep', { workflowId, taskQueue, args: [{}], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+        },
+        undefined,
+        Promise.resolve(next),
+      );
+      started.push(rerun!.workflowId);
+      expect(attempts).toEqual([withRunSuffix(base, 39)]);
+      // A number another process took meanwhile: refused once, then the next free one.
+      attempts.length = 0;
+      const raced = await startUnderFreeId(t.client, (n) => withRunSuffix(base, n), (workflowId) => {
+        attempts.push(workflowId);
+        return t.client.workflow.start('sweep', { workflowId, taskQueue, args: [{}], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+      }, undefined, 39);
+      started.push(raced!.workflowId);
+      expect(attempts).toEqual([withRunSuffix(base, 39), withRunSuffix(base, 40)]);
     } finally {
       await Promise.all(started.map((id) => t.client.workflow.getHandle(id).terminate('test done').catch(() => undefined)));
     }
