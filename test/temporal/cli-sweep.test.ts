@@ -211,4 +211,18 @@ describe('clean output and failures that say why', () => {
     expect(hung.every((c) => c.status === 'timed_out' && !c.cache_hit)).toBe(true);
     expect(result.counts.timed_out).toBe(hung.length);
   });
+
+  it('--local loads no Temporal SDK module (the process, as a user runs it)', async () => {
+    const probe = path.join(mkdtempSync(path.join(os.tmpdir(), 'spica-probe-')), 'loaded-modules.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache).map((f) => f.split('node_modules/').pop())) + '\\n'));\n",
+    );
+    const r = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--local', '--json'], { NODE_OPTIONS: `--require ${probe}` });
+    expect(await r.exited, r.output().stderr).toBe(0);
+    const loaded = JSON.parse(/LOADED (.*)/.exec(r.output().stderr)![1]) as string[];
+    expect(loaded).toContain(probe); // the probe sees the process's CommonJS modules (itself at least)
+    expect(loaded.filter((f) => /^@temporalio\/|^@grpc\/|^protobufjs\//.test(f))).toEqual([]);
+    expect((JSON.parse(r.output().stdout) as SweepResult).counts.evaluated).toBeGreaterThan(0);
+  });
 });

@@ -1,11 +1,9 @@
 // `spica result <id>`: the SweepResult of a completed sweep run (stdout, --json, or files with --out).
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command } from '../command.js';
 import { InputError } from '../../errors.js';
-import { writeResultFiles } from '../../results/files.js';
 import { withManagementSession } from '../sweeps/management-session.js';
-import { formatSweepResult } from '../temporal/sweep-summary.js';
+import { emitSweepResult } from '../sweeps/emit-result.js';
 import { fetchSweepResult } from '../sweeps/sweep-outcome.js';
 import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 
@@ -51,11 +49,6 @@ export const command: Command = {
     const id = positionals[0];
     useStoreFlag(values.store);
     const result = await withManagementSession(values, `result ${id}`, (s) => fetchSweepResult(s.client, id, { wait: values.wait }));
-    if (values.out !== undefined) {
-      const { files } = writeResultFiles(result, path.resolve(values.out));
-      io.stderr(`wrote ${files.join(', ')}\n`);
-    }
-    io.stdout(values.json ? `${JSON.stringify(result)}\n` : formatSweepResult(result));
-    return result.counts.feasible > 0 ? 0 : 1;
+    return emitSweepResult(result, { json: values.json ?? false, out: values.out }, io);
   },
 };

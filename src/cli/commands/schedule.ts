@@ -8,7 +8,7 @@ import { loadConfigFile } from '../../config/load.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes.js';
 import { ensureSearchAttributes } from '../temporal/search-attribute-registration.js';
 import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
-import { DEFAULT_TASK_QUEUE } from '../temporal/worker.js';
+import { DEFAULT_TASK_QUEUE } from '../temporal/task-queue.js';
 import { withManagementSession, type ManagementSession } from '../sweeps/management-session.js';
 import {
   checkCron,

@@ -4,30 +4,16 @@
 // process without any server.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, ServiceError, WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
 import type { Command, CommandIo } from '../command.js';
-import { InputError, TemporalUnavailable } from '../../errors.js';
+import { InputError } from '../../errors.js';
 import { loadConfigFile } from '../../config/load.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
-import { progressQuery, type sweep } from '../../../workflows/sweep.js';
-import { splitOutcome, type SweepOutcome, type SweepProgress } from '../../../workflows/sweep-types.js';
 import { runLocalSweep } from '../../../activities/local-sweep.js';
-import type { SweepResult } from '../../search/sweepResult.js';
-import { writeResultFiles } from '../../results/files.js';
-import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
-import { sweepFailureError } from '../sweeps/sweep-failure.js';
-import { ProgressReporter } from '../temporal/sweep-progress.js';
-import { connectClient, connectWorker } from '../temporal/client-connection.js';
-import type { NativeConnection } from '@temporalio/worker';
-import { liveSweepProgress } from '../sweeps/live-progress.js';
-import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
-import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
-import { formatSweepResult } from '../temporal/sweep-summary.js';
-import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
-import { MAX_RUNS, startUnderFreeId } from '../temporal/free-workflow-id.js';
-import { createSpicaWorker, DEFAULT_TASK_QUEUE, spicaWorkflowBundle } from '../temporal/worker.js';
-
+import { processShutdownSignal } from '../temporal/shutdown-signal.js';
+import { DEFAULT_TASK_QUEUE } from '../temporal/task-queue.js';
+import { emitSweepResult } from '../sweeps/emit-result.js';
 import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
+
 const usage = `Usage: spica sweep <config.yaml> [options]
 
 Run a sweep as the Temporal workflow 'sweep'. The workflow id goes to stderr, the result to stdout.
@@ -55,7 +41,7 @@ Progress (trials, best score, ETA) goes to stderr: a live bar on a terminal, pla
 Exit code 1 when the sweep ran but found no feasible candidate.
 `;
 
-interface SweepArgs {
+export interface SweepArgs {
   configPath: string;
   address?: string;
   namespace?: string;
@@ -100,16 +86,6 @@ function parseSweepArgs(argv: string[]): SweepArgs {
   };
 }
 
-/** Prints the result (JSON or the ranked table), writes --out files; exit 1 if nothing is feasible. */
-function emitResult(result: SweepResult, args: SweepArgs, io: CommandIo): number {
-  if (args.out !== undefined) {
-    const { files } = writeResultFiles(result, path.resolve(args.out));
-    io.stderr(`wrote ${files.join(', ')}\n`);
-  }
-  io.stdout(args.json ? `${JSON.stringify(result)}\n` : formatSweepResult(result));
-  return result.counts.feasible > 0 ? 0 : 1;
-}
-
 async function runLocal(config: SmartSearchConfig, args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
   // runSweepLocal reports after every replay wave, with the trials recorded before that wave's batch.
   const waves = new Map<string, number>();
@@ -122,72 +98,7 @@ async function runLocal(config: SmartSearchConfig, args: SweepArgs, io: CommandI
     },
   });
   if (signal.aborted) io.stderr('interrupted: reporting the trials done so far\n');
-  return emitResult(result, args, io);
-}
-
-const PROGRESS_POLL_MS = 1000;
-
-/**
- * Polls the `progress` query about once a second until `done` settles, then shows the final state:
- * `finalProgress` of what `done` gave (the progress the workflow's result carries), else — a run
- * recorded before results carried it, a failed run — one more query.
- */
-export async function reportProgress<T>(
-  client: Client,
-  handle: { query: (q: typeof progressQuery) => Promise<SweepProgress> },
-  io: CommandIo,
-  done: Promise<T>,
-  finalProgress: (settled: T) => SweepProgress | null = () => null,
-): Promise<void> {
-  const reporter = new ProgressReporter(io.stderr, io.isTty);
-  let finished = false;
-  void done.finally(() => (finished = true)).catch(() => undefined);
-  while (!finished) {
-    try {
-      reporter.update(await liveSweepProgress(client, handle));
-    } catch {
-      // A query can fail transiently (no workflow task yet, worker restarting): try again next tick.
-    }
-    // The tick is cleared once `done` wins: a pending 1 s timer kept the process alive after the
-    // result was printed (up to a second of the dense example's wall time).
-    let tick: NodeJS.Timeout | undefined;
-    await Promise.race([new Promise((r) => (tick = setTimeout(r, PROGRESS_POLL_MS))), done.catch(() => undefined)]);
-    clearTimeout(tick);
-  }
-  const carried = await done.then(finalProgress, () => null);
-  try {
-    // The final state ('done', all trials): the query replays the closed workflow on this worker.
-    reporter.update(carried ?? (await handle.query(progressQuery)));
-  } catch {
-    // the sweep failed or the worker is going away: the error is reported by the caller
-  }
-  reporter.finish();
-}
-
-/** Starts the workflow under the first free id (explicit ids are never suffixed). */
-async function startSweep(client: Client, config: SmartSearchConfig, args: SweepArgs, eager: boolean) {
-  const start = (workflowId: string) =>
-    client.workflow.start<typeof sweep>('sweep', {
-      workflowId,
-      taskQueue: args.taskQueue,
-      args: [config],
-      // A used id (running or closed) is never reused: each run keeps its own history.
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      // Only with this process's own worker on a shared native connection (see runSweep).
-      requestEagerStart: eager,
-    });
-  if (args.id !== undefined) {
-    try {
-      return await start(args.id);
-    } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) throw new InputError(`workflow id '${args.id}' was already used; pick another --id`);
-      throw err;
-    }
-  }
-  const baseId = defaultSweepWorkflowId(config, config.sweep.seed);
-  const handle = await startUnderFreeId(client, (n) => withRunSuffix(baseId, n), start);
-  if (!handle) throw new TemporalUnavailable(`no free workflow id after ${withRunSuffix(baseId, MAX_RUNS)}`);
-  return handle;
+  return emitSweepResult(result, args, io);
 }
 
 export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
@@ -196,85 +107,8 @@ export async function runSweep(args: SweepArgs, io: CommandIo, signal: AbortSign
     if (args.detach) throw new InputError('--local and --detach exclude each other');
     return runLocal(config, args, io, signal);
   }
-  const { address, namespace, server } = await openSweepTarget({ address: args.address, namespace: args.namespace, detach: args.detach, io });
-
-  if (args.detach) return runDetached(config, args, io, address, namespace);
-
-  // The in-process worker and the client share one native connection: the server then hands the
-  // sweep's first workflow task to this worker in its start response (eager start) instead of through
-  // a poll. The bundle is read, the search attributes registered and the worker created side by side.
-  //
-  // Planning the sweep here, into the cache the plan activity reads, while the connection is being
-  // made did not pay off (tried in f6dee8a, measured on 2 cores against the embedded server): the
-  // connect takes ~15-30 ms and its completion waits for this thread, so the plan's CPU (~50-100 ms
-  // for the MoE example under load) only moved ahead of the start — the start came ~100 ms later and
-  // the first workflow task ~50-70 ms sooner; warming during the start RPC was worse still.
-  void spicaWorkflowBundle().catch(() => undefined); // read while connecting; createSpicaWorker awaits it
-  let spicaWorker: Awaited<ReturnType<typeof createSpicaWorker>> | undefined;
-  let workflowId = args.id ?? '(not started)';
-  let connection: NativeConnection | undefined;
-  let ran = false;
-  try {
-    connection = await connectWorker(address);
-    const client = new Client({ connection, namespace });
-    [spicaWorker] = await Promise.all([
-      createSpicaWorker({ address, namespace, taskQueue: args.taskQueue, workflowsOnMainThread: true, wavesHere: true, connection }),
-      registerSweepAttributes(connection, namespace, io),
-    ]);
-    const handle = await startSweep(client, config, args, true);
-    workflowId = handle.workflowId;
-    io.stderr(`workflow id: ${handle.workflowId}\n`);
-    const worker = spicaWorker.worker;
-    const finished = handle.result();
-    ran = true;
-    const outcome = await worker.runUntil(async () => {
-      const race = Promise.race([
-        finished.then((result) => ({ result })),
-        whenAborted(signal).then(() => ({ interrupted: true as const })),
-      ]);
-      await reportProgress(client, handle, io, race, (o) => ('result' in o ? splitOutcome(o.result).progress : null));
-      return race;
-    });
-    if ('interrupted' in outcome) {
-      io.stderr(
-        `interrupted; workflow ${handle.workflowId} stays on the server and resumes when a worker runs ` +
-          `(\`spica server\` + \`spica worker\`)\n`,
-      );
-      return 130;
-    }
-    const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
-    return emitResult(result, args, io);
-  } catch (err) {
-    if (err instanceof WorkflowFailedError) throw sweepFailureError(err, workflowId);
-    // gRPC failures after connecting (server went away, permission denied, …) are Temporal failures.
-    if (err instanceof ServiceError) throw new TemporalUnavailable(`Temporal call failed at ${address}: ${err.message}`);
-    throw err;
-  } finally {
-    // A worker created but never run (the start failed, e.g. an --id already used) still holds the
-    // connection, which then refuses to close and keeps the process alive: run it down first.
-    if (spicaWorker && !ran) await spicaWorker.worker.runUntil(Promise.resolve()).catch(() => undefined);
-    await spicaWorker?.close();
-    await connection?.close();
-    await server?.stop();
-  }
-}
-
-/** `--detach`: start the run for the workers already polling its task queue and return its id. */
-async function runDetached(config: SmartSearchConfig, args: SweepArgs, io: CommandIo, address: string, namespace: string): Promise<number> {
-  const connection = await connectClient(address);
-  try {
-    await registerSweepAttributes(connection, namespace, io);
-    await requireSweepWorker(connection, namespace, args.taskQueue, address);
-    const handle = await startSweep(new Client({ connection, namespace }), config, args, false);
-    io.stderr(`workflow id: ${handle.workflowId}\n`);
-    io.stdout(args.json ? `${JSON.stringify({ workflowId: handle.workflowId, runId: handle.firstExecutionRunId })}\n` : `${handle.workflowId}\n`);
-    return 0;
-  } catch (err) {
-    if (err instanceof ServiceError) throw new TemporalUnavailable(`Temporal call failed at ${address}: ${err.message}`);
-    throw err;
-  } finally {
-    await connection.close();
-  }
+  const { runDurableSweep } = await import('../sweeps/durable-sweep.js');
+  return runDurableSweep(config, args, io, signal);
 }
 
 export const command: Command = {

@@ -9,7 +9,8 @@ import { connectWorker } from '../temporal/client-connection.js';
 import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
-import { createSpicaWorker, DEFAULT_TASK_QUEUE, installQuietRuntime } from '../temporal/worker.js';
+import { createSpicaWorker, installQuietRuntime } from '../temporal/worker.js';
+import { DEFAULT_TASK_QUEUE } from '../temporal/task-queue.js';
 
 const usage = `Usage: spica worker [options]
 

@@ -9,6 +9,9 @@ const KIND_NORMAL = 1;
 const TYPE_WORKFLOW = 1;
 const TYPE_ACTIVITY = 2;
 
+/** The task queue Spica's workers poll and its sweeps run on unless told otherwise. */
+export const DEFAULT_TASK_QUEUE = 'spica';
+
 export interface TaskQueuePollers {
   workflowPollers: number;
   activityPollers: number;

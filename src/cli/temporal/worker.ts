@@ -22,8 +22,7 @@ import { askAndMaterializeAsking, waveHereOn } from '../../../activities/wave-he
 import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
 import { connectWorker } from './client-connection.js';
 import { SpicaSdkWorker } from './sdk-worker.js';
-
-export const DEFAULT_TASK_QUEUE = 'spica';
+import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 
 let runtimeInstalled = false;
 
