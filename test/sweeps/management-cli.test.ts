@@ -116,6 +116,22 @@ describe('list, status, result on a completed sweep', () => {
     expect(child.stderr).toContain("'branchStudy' workflow, not a sweep");
   });
 
+  it('status of a completed run whose worker is gone: the final progress from its result, no query', async () => {
+    const gone = uniqueTaskQueue('sweeps-gone');
+    const id = `done-${gone}`;
+    const worker = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue: gone });
+    try {
+      await worker.worker.runUntil(t.client.workflow.execute('sweep', { workflowId: id, taskQueue: gone, args: [config] }));
+    } finally {
+      await worker.close();
+    }
+    // The server still lists the stopped worker's pollers: a progress query would be tried and fail.
+    const s = JSON.parse((await spica_(['status', id, '--json'])).stdout);
+    expect(s).toMatchObject({ workflowId: id, status: 'COMPLETED', progress_note: null });
+    expect(s.progress.phase).toBe('done');
+    expect(s.progress.branches[0]).toMatchObject({ deployment_mode: 'agg', status: 'done', trials_done: reference.counts.evaluated });
+  });
+
   it('result prints the SweepResult (--json), the ranked table, and writes the three files with --out', async () => {
     const json = await spica_(['result', completedId, '--json']);
     expect(json.code).toBe(0);

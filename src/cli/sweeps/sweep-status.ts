@@ -1,9 +1,10 @@
-// `spica status <id>`: what describe says about a sweep run plus, when a worker can answer it, the
-// `progress` query (per-branch round, trials, counts, best so far, ETA). Queries replay the
-// workflow on a worker — for a closed run too — so without a poller only describe is shown.
+// `spica status <id>`: what describe says about a sweep run plus its progress (per-branch round,
+// trials, counts, best so far, ETA): a completed run's from its result, which carries the final
+// progress; otherwise the `progress` query when a worker can answer it. Queries replay the workflow on
+// a worker — for a closed run too — so without a poller only describe is shown.
 import type { Client, Connection } from '@temporalio/client';
 import { InputError } from '../../errors.js';
-import type { BranchProgress, SweepProgress } from '../../../workflows/sweep-types.js';
+import { splitOutcome, type BranchProgress, type SweepOutcome, type SweepProgress } from '../../../workflows/sweep-types.js';
 import { describePollers } from '../temporal/task-queue.js';
 import { liveSweepProgress } from './live-progress.js';
 import { sweepRunSummary, type SweepRunSummary } from './sweep-listing.js';
@@ -27,6 +28,13 @@ export async function sweepStatus(client: Client, connection: Connection, namesp
   const description = await handle.describe();
   requireSweepType(description.type, workflowId);
   const base = { ...sweepRunSummary(description), historyLength: description.historyLength };
+  // No worker needed (the in-process worker of the `spica sweep` that ran it is gone, yet the server
+  // lists its pollers for minutes, so a query would be tried and fail). Runs recorded before results
+  // carried their progress fall through to the query.
+  if (description.status.name === 'COMPLETED') {
+    const { progress } = splitOutcome((await handle.result()) as SweepOutcome);
+    if (progress) return { ...base, progress, progress_note: null };
+  }
   const pollers = await describePollers(connection, namespace, description.taskQueue);
   if (pollers.workflowPollers === 0) {
     return {
