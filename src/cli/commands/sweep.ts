@@ -1,7 +1,7 @@
 // `spica sweep <config>`: run the `sweep` workflow. With no Temporal address configured it starts
 // the embedded dev server (SQLite under .spica/) and an in-process worker; with an address it uses
-// that server (plus an in-process worker unless --detach). `--local` runs the same sweep in this
-// process without any server.
+// that server (plus an in-process worker unless --detach): src/cli/sweeps/durable-sweep.ts, loaded
+// only then. `--local` runs the same sweep in this process without any server (or the Temporal SDK).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command.js';
