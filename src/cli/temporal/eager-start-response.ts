@@ -50,7 +50,7 @@ export function splitField(buf: Uint8Array, id: number, reader: ProtoReader): { 
 }
 
 /** `decode()`'s object, decoded when something first reads, lists or sets a property of it. */
-export function decodedOnFirstRead(cls: { prototype: object }, decode: () => object): object {
+function decodedOnFirstRead(cls: { prototype: object }, decode: () => object): object {
   let decoded: object | undefined;
   const real = () => (decoded ??= decode());
   return new Proxy(Object.create(cls.prototype) as object, {
