@@ -17,6 +17,7 @@ import { resolveContext } from './context.js';
 import { replaySpecFor } from './evaluate.js';
 import { replayPool } from './replay-pool.js';
 import { resultCache } from './result-cache.js';
+import { testPause } from './test-pause.js';
 
 const HEARTBEAT_MS = 5_000;
 
@@ -107,6 +108,7 @@ export async function replayWave(input: { context: ActivityContext; candidates: 
   let progress = { done: 0, total: 0 };
   const beat = beats ? setInterval(() => ctx.heartbeat(progress), HEARTBEAT_MS) : undefined;
   try {
+    await testPause('replay', ctx.cancellationSignal);
     const t0 = performance.now();
     const wave = await evaluateWithCache(await resolveContext(input.context), input.candidates, ctx.cancellationSignal, (done, total) => {
       progress = { done, total };

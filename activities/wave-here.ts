@@ -3,9 +3,9 @@
 // task queue? Each activity costs server round trips (schedule, poll, completion and a workflow task
 // per completion), which on short replays cost as much as the replays (the dense example's study
 // took 1.1 s on Temporal against 0.6 s in-process). Worth it only where no other worker could take a
-// share of the wave: yes on `spica sweep`'s in-process worker (created with `wavesHere`) while no
-// other worker polls the task queue for activities; a standalone `spica worker` always shares. The
-// answer is recorded in the history (the marker), so a replay of the branch takes the same path.
+// share of the wave: yes on a worker created with `wavesHere` (`spica sweep`'s in-process worker,
+// `spica worker`) while no other worker polls the task queue for activities. The answer is recorded
+// in the history (the marker), so a replay of the branch takes the same path.
 import os from 'node:os';
 import type { NativeConnection } from '@temporalio/worker';
 import { activityPollers, otherLivePollers, pidAlive } from '../src/cli/temporal/task-queue.js';

@@ -1,8 +1,9 @@
 // Temporal costs and scale-out of the durable sweep (issues 8, 15; CLARIFICATIONS §E: replays of about
 // 1 s each). Every figure comes with its baseline measured in the same run, wall and CPU time.
-// (a) Temporal vs --local: `spica sweep <config> --json` as a user runs it (its own in-process worker,
-//     against a dev server that is already running) vs `spica sweep <config> --local --json`, same
-//     config, fresh caches, both as processes: the examples and a ≥ 256-replay sweep. Target ≤ 1.2×.
+// (a) Temporal vs --local: `spica sweep <config> --json` as a user runs it, against a dev server that
+//     is already running — with its own in-process worker, and handed to a `spica worker` already
+//     polling — vs `spica sweep <config> --local --json`, same config, fresh caches, all as processes:
+//     the examples and a ≥ 256-replay sweep. Target ≤ 1.2×.
 // (c) Scale-out: the same ~64-replay sweep driven by two `spica worker --concurrency 1` processes vs
 //     one: wall ratio (target ≤ 0.6 on 2 cores) and each worker's share of the replays (target ≥ 40 %).
 // (b) Crash pick-up of a long branch: a `spica worker` child process drives a branch to ~500 finished
@@ -156,34 +157,47 @@ async function overhead(address: string, namespace: string): Promise<void> {
     { key: 'dense', name: 'examples/dense-agg-throughput.yaml', file: path.join(ROOT, 'examples/dense-agg-throughput.yaml') },
     { key: 'moe', name: 'examples/moe-disagg-pareto.yaml', file: path.join(ROOT, 'examples/moe-disagg-pareto.yaml') },
     { key: '256', name: `~1 s replays, ${OVERHEAD_256_ROUNDS} rounds of 2`, file: bigConfig },
-  ];
+  ].map((c) => ({ ...c, warmUp: path.join(ROOT, c.key === 'dense' ? 'examples/moe-disagg-pareto.yaml' : 'examples/dense-agg-throughput.yaml') }));
   const picked = (process.env.BENCH_TEMPORAL_CASES ?? 'dense,moe,256').split(',');
   const reps = Math.max(1, Number(process.env.BENCH_TEMPORAL_REPS ?? 3));
   console.log(
-    `(a) Temporal (\`spica sweep --json\`, in-process worker, server already running) vs \`spica sweep --local --json\`; fresh caches, processes timed whole; ${reps} pair(s) per case, arms back to back in alternating order, medians (${os.cpus().length} cores)`,
+    `(a) Temporal (\`spica sweep --json\`, server already running) vs \`spica sweep --local --json\`; fresh caches, processes timed whole; ${reps} run(s) per arm and case, arms back to back in alternating order, medians (${os.cpus().length} cores). Two Temporal arms: the sweep's own in-process worker (no worker polls), and a \`spica worker\` already polling (started with fresh caches, warmed by one sweep of another config), to which the sweep hands its run`,
   );
   let n = 0;
   for (const c of cases.filter((x) => picked.includes(x.key))) {
     const fresh = () => ({ SPICA_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'spica-bench-cache-')), SPICA_RESULT_STORE: mkdtempSync(path.join(os.tmpdir(), 'spica-bench-results-')) });
+    const temporal = (taskQueue: string) => ['--json', '--address', address, '--namespace', namespace, '--task-queue', taskQueue];
     const runLocal = () => timedSpica(['sweep', c.file, '--local', '--json'], fresh());
-    const runDurable = () => timedSpica(['sweep', c.file, '--json', '--address', address, '--namespace', namespace, '--task-queue', `bench-overhead-${n++}`], fresh());
+    const runDurable = () => timedSpica(['sweep', c.file, ...temporal(`bench-overhead-${n++}`)], fresh());
+    const runHandedOver = async (): Promise<Timed & { workerCpuMs: number | null }> => {
+      const taskQueue = `bench-overhead-${n++}`;
+      const caches = fresh(); // the worker's and the sweep's (a result over the inline limit is read from the shared store)
+      const worker = await workerProcess(address, namespace, taskQueue, null, caches.SPICA_CACHE_DIR, { SPICA_RESULT_STORE: caches.SPICA_RESULT_STORE });
+      try {
+        await timedSpica(['sweep', c.warmUp, ...temporal(taskQueue)], caches);
+        const cpu0 = processCpuMs(worker.pid);
+        const timed = await timedSpica(['sweep', c.file, ...temporal(taskQueue)], caches);
+        const cpu1 = processCpuMs(worker.pid);
+        if ((JSON.parse(timed.stdout) as SweepResult).counts.cache_hits !== 0) throw new Error(`${c.name}: the warm-up sweep left replays in the worker's cache`);
+        return { ...timed, workerCpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
+      } finally {
+        await worker.stop();
+      }
+    };
     const locals: Timed[] = [];
     const durables: Timed[] = [];
+    const handedOver: (Timed & { workerCpuMs: number | null })[] = [];
     const loads: string[] = [load1()];
     let first: SweepResult | null = null;
     for (let r = 0; r < reps; r++) {
-      // Alternate which arm goes first, so a load trend does not favour one.
-      if (r % 2 === 0) {
-        locals.push(await runLocal());
-        durables.push(await runDurable());
-      } else {
-        durables.push(await runDurable());
-        locals.push(await runLocal());
-      }
+      // Alternate the order of the arms, so a load trend does not favour one.
+      const arms = [async () => locals.push(await runLocal()), async () => durables.push(await runDurable()), async () => handedOver.push(await runHandedOver())];
+      for (const arm of r % 2 === 0 ? arms : arms.reverse()) await arm();
       loads.push(load1());
       const a = JSON.parse(locals[r].stdout) as SweepResult;
-      const b = JSON.parse(durables[r].stdout) as SweepResult;
-      if (strip(a) !== strip(b)) throw new Error(`${c.name}: the Temporal result differs from --local`);
+      for (const [arm, b] of [['in-process', durables[r]], ['handed-over', handedOver[r]]] as const) {
+        if (strip(a) !== strip(JSON.parse(b.stdout) as SweepResult)) throw new Error(`${c.name}: the Temporal (${arm}) result differs from --local`);
+      }
       if (first && strip(first) !== strip(a)) throw new Error(`${c.name}: a repeated run differs from the first`);
       first ??= a;
     }
@@ -203,6 +217,15 @@ async function overhead(address: string, namespace: string): Promise<void> {
     const signed = (ms: number) => `${ms < 0 ? '−' : '+'}${secs(Math.abs(ms))}`;
     const diffCpu = cpus(durables) && cpus(locals) ? signed(med(cpus(durables))! - med(cpus(locals))!) : 'n/a';
     console.log(`      Temporal − --local (medians): wall ${signed(median(walls(durables)) - median(walls(locals)))}, CPU ${diffCpu}`);
+    // Handed over: the sweep process only starts and follows the run; its CPU plus the worker's.
+    const totalCpus = handedOver.some((x) => x.cpuMs === null || x.workerCpuMs === null) ? null : handedOver.map((x) => x.cpuMs! + x.workerCpuMs!);
+    const workerCpus = totalCpus === null ? null : handedOver.map((x) => x.workerCpuMs!);
+    console.log(
+      `      Temporal, \`spica worker\` polling:  wall ${secs(median(walls(handedOver)))}, CPU ${cpu(med(totalCpus))} = sweep process ${cpu(med(cpus(handedOver)))} + worker ${cpu(med(workerCpus))}   (each: wall ${list(walls(handedOver))} s; CPU ${list(totalCpus)} s)`,
+    );
+    console.log(
+      `      ratio Temporal (worker polling) / --local (medians): wall ${ratio(median(walls(handedOver)), median(walls(locals)))} (target ≤ 1.2), CPU ${ratio(med(totalCpus), med(cpus(locals)))}; Temporal − --local: wall ${signed(median(walls(handedOver)) - median(walls(locals)))}`,
+    );
   }
 }
 
@@ -217,11 +240,16 @@ function processCpuMs(pid: number): number | null {
 }
 
 /** A `spica worker` process; resolves once it polls. Workers of one run share `cacheDir`, as machines share a store. */
-async function workerProcess(address: string, namespace: string, taskQueue: string, concurrency: number, cacheDir: string) {
+async function workerProcess(address: string, namespace: string, taskQueue: string, concurrency: number | null, cacheDir: string, env: Record<string, string> = {}) {
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'bin/spica.js'), 'worker', '--address', address, '--namespace', namespace, '--task-queue', taskQueue, '--concurrency', String(concurrency), '--cache-dir', cacheDir],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    [
+      path.join(ROOT, 'bin/spica.js'),
+      'worker',
+      ...['--address', address, '--namespace', namespace, '--task-queue', taskQueue, '--cache-dir', cacheDir],
+      ...(concurrency === null ? [] : ['--concurrency', String(concurrency)]),
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
   );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { connectWorker } from '../../src/cli/temporal/client-connection.js';
+import { connectWorker } from '../../src/cli/temporal/worker-connection.js';
 import { decodeEagerStartTaskLazily, splitField } from '../../src/cli/temporal/eager-start-response.js';
 import { codecReady, installLazyProtobufCodecs } from '../../src/cli/temporal/lazy-protobuf-codecs.js';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';

@@ -23,7 +23,7 @@ import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchWorkflowId, progressQuery, type sweep } from '../../workflows/sweep.js';
 import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
-import { connectTestTemporal, neutralized, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, type TestTemporal } from './harness.js';
+import { connectTestTemporal, neutralized, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, type TestTemporal, localActivityType, type HistoryEvent } from './harness.js';
 import { TEST_PAUSE_LINE, type PausableActivity } from '../../activities/test-pause.js';
 
 // One agg branch, 5 rounds × 2 candidates; a replay of this workload takes ~0.2–0.5 s here.
@@ -69,30 +69,20 @@ async function trialsDone(handle: WorkflowHandle<typeof sweep>): Promise<number>
 // temporal.api.enums.v1.PendingActivityState (the proto package is not a direct dependency).
 const PENDING_ACTIVITY_STATE_STARTED = 2;
 
-type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
-
 const eventMs = (e: HistoryEvent) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
 
-/** The activity type a history names for each pausable kind (the ask is a local activity: a marker). */
-const ACTIVITY_OF: Record<PausableActivity, string> = {
-  plan: 'plan',
-  ask: 'askAndMaterialize',
-  materialize: 'materializeCandidates',
-  replay: 'replayCandidate',
-  report: 'reportSweep',
+/**
+ * The activity types a history names for each pausable kind (the ask is a local activity: a marker).
+ * A replay is a replayCandidate activity, or, on a worker alone on the task queue, a replayWave local
+ * activity inside the branch's workflow task (activities/wave-here.ts).
+ */
+const ACTIVITY_OF: Record<PausableActivity, string[]> = {
+  plan: ['plan'],
+  ask: ['askAndMaterialize'],
+  materialize: ['materializeCandidates'],
+  replay: ['replayCandidate', 'replayWave'],
+  report: ['reportSweep'],
 };
-
-/** The activity type a local-activity marker records (its `data` detail), or null for other events. */
-function localActivityType(e: HistoryEvent): string | null {
-  const m = e.markerRecordedEventAttributes;
-  if (m?.markerName !== 'core_local_activity') return null;
-  const data = m.details?.data?.payloads?.[0]?.data;
-  try {
-    return data ? ((JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type ?? null) : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The work a killed worker held was done again since `sinceMs`: a retried attempt of that activity
@@ -105,13 +95,13 @@ async function redoneSince(handles: WorkflowHandle[], kind: PausableActivity, si
     const byId = new Map(events.map((e) => [Number(e.eventId), e]));
     for (const e of events) {
       if (eventMs(e) < sinceMs) continue;
-      if (localActivityType(e) === ACTIVITY_OF[kind]) return true;
+      if (ACTIVITY_OF[kind].includes(localActivityType(e) ?? '')) return true;
       if (kind === 'ask') continue;
       const done = e.activityTaskCompletedEventAttributes;
       if (!done) continue;
       const scheduled = byId.get(Number(done.scheduledEventId))?.activityTaskScheduledEventAttributes;
       const started = byId.get(Number(done.startedEventId))?.activityTaskStartedEventAttributes;
-      if (scheduled?.activityType?.name === ACTIVITY_OF[kind] && (started?.attempt ?? 1) > 1) return true;
+      if (ACTIVITY_OF[kind].includes(scheduled?.activityType?.name ?? '') && (started?.attempt ?? 1) > 1) return true;
     }
   }
   return false;

@@ -2,7 +2,7 @@
 // kept the process alive for up to a second after it printed the result.
 import { describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
-import { reportProgress } from '../../src/cli/sweeps/durable-sweep.js';
+import { reportProgress } from '../../src/cli/sweeps/progress-report.js';
 import { liveSweepProgress } from '../../src/cli/sweeps/live-progress.js';
 import { EVERY_ROUND_SIGNALS } from '../../workflows/branch-study.js';
 import type { BranchProgress, SweepProgress } from '../../workflows/sweep-types.js';

@@ -3,7 +3,7 @@
 // The line must be the one the query gives; runs whose result carries no progress still query.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { reportProgress } from '../../src/cli/sweeps/durable-sweep.js';
+import { reportProgress } from '../../src/cli/sweeps/progress-report.js';
 import { progressLine } from '../../src/cli/temporal/sweep-progress.js';
 import { progressQuery, type sweep } from '../../workflows/sweep.js';
 import { splitOutcome, type SweepOutcome, type SweepProgress } from '../../workflows/sweep-types.js';

@@ -4,17 +4,16 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLocalSweep } from '../../activities/local-sweep.js';
 import { askAndMaterializeAsking, waveHereOn } from '../../activities/wave-here.js';
 import { main } from '../../src/cli/main.js';
-import { activityPollers, otherLivePollers, POLLER_LIVE_MS } from '../../src/cli/temporal/task-queue.js';
+import { activityPollers, isSweepWorker, otherLivePollers, POLLER_LIVE_MS, sweepWorkerIdentity } from '../../src/cli/temporal/task-queue.js';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchWorkflowId } from '../../workflows/sweep.js';
-import { captureIo, connectTestTemporal, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from './harness.js';
+import { captureIo, connectTestTemporal, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal, localActivityType, type HistoryEvent } from './harness.js';
 
 // Waves of four ~0.1-s replays, three rounds: enough activities that a second worker gets some.
 const CONFIG_YAML = TINY_CONFIG_YAML.replace('isl: 128', 'isl: 1024')
@@ -23,15 +22,6 @@ const CONFIG_YAML = TINY_CONFIG_YAML.replace('isl: 128', 'isl: 1024')
   .replace('max_rounds: 2', 'max_rounds: 3')
   .replace('candidates_per_round: 2', 'candidates_per_round: 4')
   .replace('parallel_evals: 2', 'parallel_evals: 4');
-
-type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
-
-function localActivityType(e: HistoryEvent): string | null {
-  const m = e.markerRecordedEventAttributes;
-  if (m?.markerName !== 'core_local_activity') return null;
-  const data = m.details?.data?.payloads?.[0]?.data;
-  return data ? ((JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type ?? null) : null;
-}
 
 let t: TestTemporal;
 let local: SweepResult;
@@ -63,10 +53,13 @@ describe('waves on the sweep\'s own worker', () => {
       { identity: 'gone', lastAccessMs: now - POLLER_LIVE_MS - 1 },
       { identity: '111@here', lastAccessMs: now }, // a process of this host that exited
       { identity: '222@here', lastAccessMs: now }, // one that runs
+      { identity: sweepWorkerIdentity(111, 'here'), lastAccessMs: now }, // a `spica sweep`'s worker, exited
+      { identity: sweepWorkerIdentity(222, 'here'), lastAccessMs: now }, // one whose sweep runs
       { identity: '111@elsewhere', lastAccessMs: now }, // another host: cannot tell, so alive
     ];
     const alive = (pid: number) => pid === 222;
-    expect(otherLivePollers(pollers, 'me', now, 'here', alive).map((p) => p.identity)).toEqual(['w2', '222@here', '111@elsewhere']);
+    expect(otherLivePollers(pollers, 'me', now, 'here', alive).map((p) => p.identity)).toEqual(['w2', '222@here', '222@here:spica-sweep', '111@elsewhere']);
+    expect([sweepWorkerIdentity(222, 'here'), '222@here', 'other-worker'].map(isSweepWorker)).toEqual([true, false, false]);
   });
 
   it('the sweep worker polls `here` while it asks: the wave\'s own waveHere then answers from that poll', async () => {
@@ -110,12 +103,15 @@ describe('waves on the sweep\'s own worker', () => {
   it('with another worker polling, the waves are replay activities and that worker runs some of them; same result', async () => {
     process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-shared-'));
     const taskQueue = uniqueTaskQueue('waves-shared');
-    const other = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue, identity: 'other-worker', concurrency: 2 });
+    // Another `spica sweep`'s worker (on another machine): it takes a share of the waves, but is not a
+    // worker this sweep hands its run to (a `spica worker` would be: handed-over-sweep.test.ts).
+    const otherId = sweepWorkerIdentity(4242, 'another-host');
+    const other = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue, identity: otherId, concurrency: 2 });
     try {
       const result = await other.worker.runUntil(async () => {
         // The server lists the other worker once its first activity poll arrived.
         await expect
-          .poll(async () => (await activityPollers(t.connection, t.namespace, taskQueue)).some((p) => p.identity === 'other-worker'), { timeout: 30_000, interval: 100 })
+          .poll(async () => (await activityPollers(t.connection, t.namespace, taskQueue)).some((p) => p.identity === otherId), { timeout: 30_000, interval: 100 })
           .toBe(true);
         return cliSweep(writeTempConfig(CONFIG_YAML), taskQueue);
       });
@@ -128,7 +124,8 @@ describe('waves on the sweep\'s own worker', () => {
         const name = started ? byEvent.get(Number(started.scheduledEventId))?.activityTaskScheduledEventAttributes?.activityType?.name : undefined;
         return name === 'replayCandidate' || name === 'replayWave' ? [started!.identity ?? ''] : [];
       });
-      expect(replaysBy.filter((id) => id === 'other-worker').length).toBeGreaterThanOrEqual(1);
+      expect(replaysBy.filter((id) => id === otherId).length).toBeGreaterThanOrEqual(1);
+      expect(replaysBy.filter((id) => id !== otherId).length).toBeGreaterThanOrEqual(1); // and the sweep's own worker the rest
     } finally {
       await other.close();
     }

@@ -83,7 +83,7 @@ async function create(argv: string[], io: CommandIo): Promise<number> {
     }
     const view = scheduleView(await s.client.schedule.getHandle(scheduleId).describe());
     io.stderr(`created schedule ${scheduleId} (cron "${cron}"${timezone ? ` ${timezone}` : ''}); next run ${view.next_runs[0] ?? '-'}\n`);
-    if (!hasSweepWorker(await describePollers(s.connection, s.namespace, taskQueue))) {
+    if (!hasSweepWorker(await describePollers(s.connection, s.namespace, taskQueue, { lasting: true }))) {
       io.stderr(`warning: no worker polls task queue '${taskQueue}' yet; scheduled runs wait until \`spica worker --task-queue ${taskQueue}\` runs\n`);
     }
   });

@@ -5,7 +5,7 @@ import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
 import { replayPool } from '../../../activities/replay-pool.js';
 import { spicaStore, STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
-import { connectWorker } from '../temporal/client-connection.js';
+import { connectWorker } from '../temporal/worker-connection.js';
 import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
@@ -23,8 +23,9 @@ Options:
   --namespace NAME     namespace (default: TEMPORAL_NAMESPACE, the profile, or 'default')
   --task-queue NAME    task queue to poll (default '${DEFAULT_TASK_QUEUE}')
   --concurrency N      activity slots and replay worker threads (default: the machine's cores);
-                       each replay of a wave is its own activity, so this worker takes at most N
-                       of them at a time and other workers on the queue take the rest
+                       with other workers on the queue each replay of a wave is its own activity,
+                       so this worker takes at most N of them at a time and the others the rest;
+                       alone on the queue it replays the waves itself, N at a time
   --cache-dir DIR      persistent replay-result cache (default: SPICA_CACHE_DIR, else .spica/cache/)
 ${STORE_OPTION_USAGE}
 
@@ -48,7 +49,9 @@ export interface WorkerRunOptions {
 export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<number> {
   installQuietRuntime();
   const connection = await connectWorker(opts.address);
-  const spica = await createSpicaWorker({ ...opts, connection });
+  // Alone on the task queue it replays each wave itself (no server round trips per replay); as soon as
+  // another worker polls, the waves are replay activities again and every worker takes a share.
+  const spica = await createSpicaWorker({ ...opts, connection, wavesHere: true });
   io.stderr(
     `worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); ` +
       `${replayPool().size} replay threads, store ${spicaStore().describe()}; Ctrl-C to stop\n`,

@@ -49,7 +49,7 @@ export async function registerSweepAttributes(connection: Connection | NativeCon
 
 /** A detached start needs a worker already polling the task queue (Clarification A: else exit 3). */
 export async function requireSweepWorker(connection: Connection, namespace: string, taskQueue: string, address: string): Promise<void> {
-  if (!hasSweepWorker(await describePollers(connection, namespace, taskQueue))) {
+  if (!hasSweepWorker(await describePollers(connection, namespace, taskQueue, { lasting: true }))) {
     throw new TemporalUnavailable(
       `--detach needs a worker polling task queue '${taskQueue}' on ${address}, and none is; start one with \`spica worker --address ${address} --task-queue ${taskQueue}\` (and the server with \`spica server\` if needed)`,
     );

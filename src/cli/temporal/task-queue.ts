@@ -1,6 +1,7 @@
-// Is any worker polling a task queue? `spica sweep --detach` refuses to start a workflow nobody
-// will run (CLARIFICATIONS §A); `spica sweep`'s in-process worker replays a wave itself only while no
-// other worker polls for activities (activities/wave-here.ts).
+// Is any worker polling a task queue? `spica sweep` hands its run to the workers already polling
+// (else runs its own), `--detach` refuses to start a workflow nobody will run (CLARIFICATIONS §A), and
+// a worker replays a wave itself only while no other worker polls for activities (activities/wave-here.ts).
+import os from 'node:os';
 import type { Connection } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 
@@ -17,16 +18,24 @@ export interface TaskQueuePollers {
   activityPollers: number;
 }
 
-export async function describePollers(connection: Connection, namespace: string, taskQueue: string): Promise<TaskQueuePollers> {
-  const count = async (taskQueueType: number) => {
-    const res = await connection.workflowService.describeTaskQueue({
-      namespace,
-      taskQueue: { name: taskQueue, kind: KIND_NORMAL },
-      taskQueueType,
-    });
-    return res.pollers?.length ?? 0;
+/**
+ * The workers that may be polling a task queue now, by task type: the pollers DescribeTaskQueue lists
+ * minus those that cannot be alive (`otherLivePollers`). The server keeps listing a worker for minutes
+ * after it stopped — a `spica sweep` that just ended, a killed `spica worker` — and a start handed to
+ * it would wait for nobody. `lasting`: only workers that stay (not a `spica sweep`'s own, which stops
+ * with its sweep), the ones a run may be handed to.
+ */
+export async function describePollers(
+  connection: Connection | NativeConnection,
+  namespace: string,
+  taskQueue: string,
+  opts: { lasting?: boolean } = {},
+): Promise<TaskQueuePollers> {
+  const live = async (type: PollerType) => {
+    const pollers = otherLivePollers(await taskQueuePollers(connection, namespace, taskQueue, type), '', Date.now(), os.hostname(), pidAlive);
+    return (opts.lasting ? pollers.filter((p) => !isSweepWorker(p.identity)) : pollers).length;
   };
-  const [workflowPollers, activityPollers] = await Promise.all([count(TYPE_WORKFLOW), count(TYPE_ACTIVITY)]);
+  const [workflowPollers, activityPollers] = await Promise.all([live('workflow'), live('activity')]);
   return { workflowPollers, activityPollers };
 }
 
@@ -51,9 +60,21 @@ export const POLLER_LIVE_MS = 70_000;
 
 /**
  * Pollers of the list other than `self` that may be alive: polled within POLLER_LIVE_MS, and, for the
- * SDK's default identity `<pid>@<host>` on this host, a process with that pid exists (a `spica sweep`
- * that ended a moment ago stays listed for minutes). `pidAlive` is injected for tests.
+ * SDK's default identity `<pid>@<host>` (or a sweep worker's, marked) on this host, a process with that
+ * pid exists (a `spica sweep` that ended a moment ago stays listed for minutes). `pidAlive` is injected for tests.
  */
+/** Marks the identity of a `spica sweep`'s in-process worker, which polls only while its sweep runs. */
+const SWEEP_WORKER_MARK = ':spica-sweep';
+
+/** The identity of this process's in-process sweep worker: the SDK's `<pid>@<host>`, marked. */
+export function sweepWorkerIdentity(pid: number, host: string): string {
+  return `${pid}@${host}${SWEEP_WORKER_MARK}`;
+}
+
+export function isSweepWorker(identity: string): boolean {
+  return identity.endsWith(SWEEP_WORKER_MARK);
+}
+
 export function otherLivePollers(
   pollers: readonly TaskQueuePoller[],
   self: string,
@@ -63,7 +84,7 @@ export function otherLivePollers(
 ): TaskQueuePoller[] {
   return pollers.filter((p) => {
     if (p.identity === self || nowMs - p.lastAccessMs > POLLER_LIVE_MS) return false;
-    const local = /^(\d+)@(.*)$/.exec(p.identity);
+    const local = /^(\d+)@(.*)$/.exec(isSweepWorker(p.identity) ? p.identity.slice(0, -SWEEP_WORKER_MARK.length) : p.identity);
     return !(local && local[2] === host && !pidAlive(Number(local[1])));
   });
 }
@@ -78,11 +99,22 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-/** The activity pollers of a task queue. */
-export async function activityPollers(connection: Connection | NativeConnection, namespace: string, taskQueue: string): Promise<TaskQueuePoller[]> {
-  const res = await connection.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue, kind: KIND_NORMAL }, taskQueueType: TYPE_ACTIVITY });
+type PollerType = 'workflow' | 'activity';
+
+/** The pollers of a task queue for one task type, as the server lists them (live or not). */
+export async function taskQueuePollers(connection: Connection | NativeConnection, namespace: string, taskQueue: string, type: PollerType): Promise<TaskQueuePoller[]> {
+  const res = await connection.workflowService.describeTaskQueue({
+    namespace,
+    taskQueue: { name: taskQueue, kind: KIND_NORMAL },
+    taskQueueType: type === 'workflow' ? TYPE_WORKFLOW : TYPE_ACTIVITY,
+  });
   return (res.pollers ?? []).map((p) => ({
     identity: p.identity ?? '',
     lastAccessMs: Number(p.lastAccessTime?.seconds ?? 0) * 1000 + Math.floor((p.lastAccessTime?.nanos ?? 0) / 1e6),
   }));
+}
+
+/** The activity pollers of a task queue. */
+export function activityPollers(connection: Connection | NativeConnection, namespace: string, taskQueue: string): Promise<TaskQueuePoller[]> {
+  return taskQueuePollers(connection, namespace, taskQueue, 'activity');
 }

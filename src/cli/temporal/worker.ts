@@ -20,7 +20,7 @@ import * as activities from '../../../activities/index.js';
 import { configureReplayPool, defaultPoolSize, replayPool } from '../../../activities/replay-pool.js';
 import { askAndMaterializeAsking, waveHereOn } from '../../../activities/wave-here.js';
 import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
-import { connectWorker } from './client-connection.js';
+import { connectWorker } from './worker-connection.js';
 import { SpicaSdkWorker } from './sdk-worker.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 
@@ -99,9 +99,9 @@ export interface SpicaWorkerOptions {
   workflowsOnMainThread?: boolean;
   /**
    * Replay a branch's wave on this worker, inside the branch's workflow task, while no other worker
-   * polls the task queue for activities (activities/wave-here.ts): for `spica sweep`'s in-process
-   * worker. A `spica worker` always schedules one replay activity per candidate, so workers that
-   * join take their share of every wave.
+   * polls the task queue for activities (activities/wave-here.ts): `spica sweep`'s in-process worker
+   * and `spica worker`. With another worker polling, one replay activity per candidate, so workers
+   * that join take their share from the next wave on.
    */
   wavesHere?: boolean;
   /** Use an existing connection (not closed by `close()`). */

@@ -1,0 +1,110 @@
+// `spica sweep` with its own worker: the `sweep` workflow run by a worker in this process that shares
+// the client's native connection (eager start). Loaded only when no other worker polls the task
+// queue (durable-sweep.ts), or when the workers a run was handed to are gone (handed-over-sweep.ts):
+// it loads the worker SDK and its native library.
+import os from 'node:os';
+import { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
+import type { CommandIo } from '../command.js';
+import type { SweepArgs } from '../commands/sweep.js';
+import type { SmartSearchConfig } from '../../config/schema.js';
+import { splitOutcome } from '../../../workflows/sweep-types.js';
+import { emitSweepResult } from './emit-result.js';
+import { reportProgress } from './progress-report.js';
+import { resolveSweepOutcome } from './sweep-outcome.js';
+import { startSweep, sweepRunId } from './sweep-start.js';
+import { firstFreeRun } from '../temporal/free-workflow-id.js';
+import { registerSweepAttributes } from '../temporal/sweep-session.js';
+import { whenAborted } from '../temporal/shutdown-signal.js';
+import { sweepWorkerIdentity } from '../temporal/task-queue.js';
+import { createSpicaWorker, spicaWorkflowBundle } from '../temporal/worker.js';
+import { connectWorker } from '../temporal/worker-connection.js';
+
+/** Where this process's worker polls. */
+export interface WorkerTarget {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+}
+
+/** The in-process worker: workflows on this thread, waves replayed here while no other worker polls. */
+function inProcessWorker(target: WorkerTarget, connection: NativeConnection) {
+  // Marked as a sweep's own worker: a later `spica sweep` must not hand its run to a worker that stops
+  // when this sweep does (task-queue.ts).
+  const identity = sweepWorkerIdentity(process.pid, os.hostname());
+  return createSpicaWorker({ ...target, workflowsOnMainThread: true, wavesHere: true, connection, identity });
+}
+
+/** Starts the run and works on it here until it ends; `sweep` exit code, or 130 when interrupted. */
+export async function runInProcessSweep(
+  config: SmartSearchConfig,
+  args: SweepArgs,
+  io: CommandIo,
+  signal: AbortSignal,
+  target: WorkerTarget,
+  onStarted: (workflowId: string) => void,
+): Promise<number> {
+  // The in-process worker and the client share one native connection: the server then hands the
+  // sweep's first workflow task to this worker in its start response (eager start) instead of through
+  // a poll. The bundle is read, the search attributes registered and the worker created side by side.
+  //
+  // Planning the sweep here, into the cache the plan activity reads, while the connection is being
+  // made did not pay off (tried in f6dee8a, measured on 2 cores against the embedded server): the
+  // connect takes ~15-30 ms and its completion waits for this thread, so the plan's CPU (~50-100 ms
+  // for the MoE example under load) only moved ahead of the start — the start came ~100 ms later and
+  // the first workflow task ~50-70 ms sooner; warming during the start RPC was worse still.
+  void spicaWorkflowBundle().catch(() => undefined); // read while connecting; createSpicaWorker awaits it
+  let spicaWorker: Awaited<ReturnType<typeof createSpicaWorker>> | undefined;
+  let connection: NativeConnection | undefined;
+  let ran = false;
+  try {
+    connection = await connectWorker(target.address);
+    const client = new Client({ connection, namespace: target.namespace });
+    // A rerun's number is looked up while the worker is created; on a lookup failure the start finds it.
+    const firstFree = args.id === undefined ? firstFreeRun(client, sweepRunId(config)).catch(() => 1) : 1;
+    [spicaWorker] = await Promise.all([inProcessWorker(target, connection), registerSweepAttributes(connection, target.namespace, io)]);
+    const handle = await startSweep(client, config, args, true, firstFree);
+    onStarted(handle.workflowId);
+    io.stderr(`workflow id: ${handle.workflowId}\n`);
+    const finished = handle.result();
+    ran = true;
+    const outcome = await spicaWorker.worker.runUntil(async () => {
+      const race = Promise.race([
+        finished.then((result) => ({ result })),
+        whenAborted(signal).then(() => ({ interrupted: true as const })),
+      ]);
+      await reportProgress(client, handle, io, race, (o) => ('result' in o ? splitOutcome(o.result).progress : null));
+      return race;
+    });
+    if ('interrupted' in outcome) {
+      io.stderr(
+        `interrupted; workflow ${handle.workflowId} stays on the server and resumes when a worker runs ` +
+          `(\`spica server\` + \`spica worker\`)\n`,
+      );
+      return 130;
+    }
+    const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
+    return emitSweepResult(result, args, io);
+  } finally {
+    // A worker created but never run (the start failed, e.g. an --id already used) still holds the
+    // connection, which then refuses to close and keeps the process alive: run it down first.
+    if (spicaWorker && !ran) await spicaWorker.worker.runUntil(Promise.resolve()).catch(() => undefined);
+    await spicaWorker?.close();
+    await connection?.close();
+  }
+}
+
+/** Runs this process's worker on the task queue until `done` settles (a handed-over run's take-over). */
+export async function runWorkerUntil(target: WorkerTarget, done: Promise<unknown>): Promise<void> {
+  const connection = await connectWorker(target.address);
+  try {
+    const spicaWorker = await inProcessWorker(target, connection);
+    try {
+      await spicaWorker.worker.runUntil(done.catch(() => undefined));
+    } finally {
+      await spicaWorker.close();
+    }
+  } finally {
+    await connection.close();
+  }
+}

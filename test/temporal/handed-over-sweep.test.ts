@@ -1,0 +1,100 @@
+// `spica sweep` with a `spica worker` already polling its task queue hands the run to that worker and
+// only follows it (src/cli/sweeps/handed-over-sweep.ts): no worker SDK in the sweep process, every
+// workflow task and replay on the worker, the same result as --local. Should the workers all go away
+// mid-run, the sweep process runs a worker itself and finishes the run.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLocalSweep } from '../../activities/local-sweep.js';
+import { TEST_PAUSE_LINE } from '../../activities/test-pause.js';
+import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
+import { parseConfigText } from '../../src/config/load.js';
+import type { SweepResult } from '../../src/search/sweepResult.js';
+import { branchWorkflowId } from '../../workflows/sweep.js';
+import { connectTestTemporal, neutralized, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type SpicaProcess, type TestTemporal, localActivityType, type HistoryEvent } from './harness.js';
+
+let t: TestTemporal;
+let local: SweepResult;
+
+beforeAll(async () => {
+  t = await connectTestTemporal();
+  local = await runLocalSweep(parseConfigText(TINY_CONFIG_YAML));
+});
+afterAll(async () => {
+  await t?.connection.close();
+});
+
+/** A `spica worker` process polling `taskQueue`, once the server lists it. */
+async function pollingWorker(taskQueue: string, env: NodeJS.ProcessEnv = {}): Promise<SpicaProcess> {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-handover-'));
+  const w = spawnSpica(['worker', '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--concurrency', '2', '--cache-dir', cacheDir], env);
+  for (let i = 0; !hasSweepWorker(await describePollers(t.connection, t.namespace, taskQueue)); i++) {
+    if (w.child.exitCode !== null || i > 1500) throw new Error(`spica worker did not poll:\n${w.output().stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return w;
+}
+
+/** Records the CommonJS modules a process loaded, on stderr at exit (`LOADED [...]`). */
+function moduleProbe(): string {
+  const probe = path.join(mkdtempSync(path.join(os.tmpdir(), 'spica-probe-')), 'loaded-modules.cjs');
+  writeFileSync(
+    probe,
+    "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache).map((f) => f.split('node_modules/').pop())) + '\\n'));\n",
+  );
+  return probe;
+}
+
+const workflowTaskIdentities = (events: HistoryEvent[]) => events.flatMap((e) => e.workflowTaskStartedEventAttributes?.identity ?? []);
+
+describe('spica sweep with a worker already polling', () => {
+  it('hands the run to the worker: the sweep process loads no worker SDK, the worker runs every task, same result as --local', async () => {
+    const taskQueue = uniqueTaskQueue('handover');
+    const worker = await pollingWorker(taskQueue);
+    try {
+      const probe = moduleProbe();
+      const sweep = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--json'], {
+        NODE_OPTIONS: `--require ${probe}`,
+      });
+      expect(await sweep.exited, sweep.output().stderr).toBe(0);
+      const { stdout, stderr } = sweep.output();
+      expect(stderr).toMatch(/run by the worker\(s\) polling task queue/);
+      const loaded = JSON.parse(/LOADED (.*)/.exec(stderr)![1]) as string[];
+      expect(loaded.some((f) => f.startsWith('@temporalio/client/'))).toBe(true); // the probe sees the SDK the process did load
+      expect(loaded.filter((f) => /^@temporalio\/(worker|core-bridge)\//.test(f))).toEqual([]);
+      const result = JSON.parse(stdout) as SweepResult;
+      expect(neutralized(result)).toEqual(neutralized(local));
+      const events = (await t.client.workflow.getHandle(branchWorkflowId(result.sweep_id!, 'agg')).fetchHistory()).events ?? [];
+      const identities = workflowTaskIdentities(events);
+      expect(identities.length).toBeGreaterThan(0);
+      expect(identities.every((id) => id.startsWith(`${worker.child.pid}@`))).toBe(true);
+      // Alone on the task queue, the `spica worker` replayed each wave itself (local activities).
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(scheduled.filter((n) => n === 'replayCandidate' || n === 'replayWave')).toEqual([]);
+      expect(events.flatMap((e) => localActivityType(e) ?? [])).toContain('replayWave');
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  }, 240_000);
+
+  it('a worker SIGKILLed mid-run: the sweep process runs a worker itself and ends with the same result', async () => {
+    const taskQueue = uniqueTaskQueue('takeover');
+    // The worker stops inside its first replay (the test hook), so the kill always lands mid-run.
+    const worker = await pollingWorker(taskQueue, { SPICA_TEST_HOOKS: '1', SPICA_TEST_PAUSE_IN: 'replay' });
+    const sweep = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--json']);
+    try {
+      await expect.poll(() => worker.output().stderr.includes(`${TEST_PAUSE_LINE} replay`), { timeout: 120_000, interval: 100 }).toBe(true);
+      expect(sweep.output().stderr).toMatch(/run by the worker\(s\) polling task queue/);
+      worker.child.kill('SIGKILL');
+      expect(await sweep.exited, sweep.output().stderr).toBe(0);
+      expect(sweep.output().stderr).toMatch(/no worker polls task queue '.*' any more: this process runs one/);
+      expect(neutralized(JSON.parse(sweep.output().stdout) as SweepResult)).toEqual(neutralized(local));
+    } finally {
+      worker.child.kill('SIGKILL');
+      sweep.child.kill('SIGKILL');
+      await Promise.all([worker.exited, sweep.exited]);
+    }
+  }, 240_000);
+});
