@@ -1,7 +1,8 @@
 // `spica sweep <config>`: run the `sweep` workflow. With no Temporal address configured it starts
 // the embedded dev server (SQLite under .spica/) and an in-process worker; with an address it uses
-// that server (plus an in-process worker unless --detach): src/cli/sweeps/durable-sweep.ts, loaded
-// only then. `--local` runs the same sweep in this process without any server (or the Temporal SDK).
+// that server, handing the run to the `spica worker`s polling the task queue if there are any, else
+// with an in-process worker (unless --detach): src/cli/sweeps/durable-sweep.ts, loaded only then.
+// `--local` runs the same sweep in this process without any server (or the Temporal SDK).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command.js';
@@ -20,7 +21,11 @@ Run a sweep as the Temporal workflow 'sweep'. The workflow id goes to stderr, th
 
 Where it runs: --address, else TEMPORAL_ADDRESS, else the default profile of
 ~/.config/temporalio/temporal.toml; with none of these Spica starts its embedded dev server
-(temporal-dev.yaml, SQLite under .spica/) and an in-process worker for the duration of the sweep.
+(temporal-dev.yaml, SQLite under .spica/), or uses the one already running there.
+
+Who runs it: the \`spica worker\`s polling the task queue, if any do; this process then only starts
+the run, shows its progress and prints its result (and runs a worker itself should they all go away
+before the run ends). With none polling, a worker in this process, for the duration of the sweep.
 
 Workflow id: --id, or spica-<first 12 hex of sha256 of the canonical config JSON>-<seed>; if that id
 was already used on the server, the first free suffix -2, -3, … is appended.
@@ -38,7 +43,8 @@ Options:
 ${STORE_OPTION_USAGE}
 
 Progress (trials, best score, ETA) goes to stderr: a live bar on a terminal, plain lines otherwise.
-Exit code 1 when the sweep ran but found no feasible candidate.
+Ctrl-C stops following; the run stays on the server (with its own worker gone it resumes when a
+worker polls). Exit code 1 when the sweep ran but found no feasible candidate.
 `;
 
 export interface SweepArgs {
