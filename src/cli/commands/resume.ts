@@ -1,5 +1,6 @@
 // `spica resume <id>`: continue a failed, terminated, timed-out or cancelled sweep in a new run
 // `<id>-resume-<n>` seeded by the persistent result cache (see src/cli/sweeps/sweep-resume.ts).
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Client, WorkflowFailedError } from '@temporalio/client';
 import type { Command, CommandIo } from '../command.js';
@@ -8,6 +9,7 @@ import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { createSpicaWorker, type SpicaWorker } from '../temporal/worker.js';
+import { sweepWorkerIdentity } from '../temporal/task-queue.js';
 import { asCliError } from '../sweeps/management-session.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
@@ -91,7 +93,8 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
       return 0;
     }
 
-    spicaWorker = await createSpicaWorker({ address, namespace, taskQueue });
+    // Marked as a command's own worker, which stops with it: no \`spica sweep\` hands a run to it (task-queue.ts).
+    spicaWorker = await createSpicaWorker({ address, namespace, taskQueue, identity: sweepWorkerIdentity(process.pid, os.hostname()) });
     const handle = await startResumedSweep(client, source, taskQueue);
     newId = handle.workflowId;
     io.stderr(`workflow id: ${newId}\n`);
