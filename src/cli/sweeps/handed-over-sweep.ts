@@ -7,6 +7,7 @@ import { Client, type Connection } from '@temporalio/client';
 import type { CommandIo } from '../command.js';
 import type { SweepArgs } from '../commands/sweep.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
+import { SIMULATOR_VERSION } from '../../replay/report.js';
 import { splitOutcome } from '../../../workflows/sweep-types.js';
 import { emitSweepResult } from './emit-result.js';
 import type { WorkerTarget } from './in-process-sweep.js';
@@ -54,7 +55,13 @@ export async function runOnPollingWorkers(
       );
       return 130;
     }
-    return emitSweepResult(await resolveSweepOutcome(outcome.result, handle.workflowId), args, io);
+    const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
+    // The workers may run another checkout of Spica (started before a pull): say so when their
+    // simulator is not this one's, whose figures the user would expect.
+    if (result.simulator_version !== SIMULATOR_VERSION) {
+      io.stderr(`warning: the workers replayed with simulator ${result.simulator_version}, this checkout has ${SIMULATOR_VERSION}; restart them to use it\n`);
+    }
+    return emitSweepResult(result, args, io);
   } finally {
     await keeper;
   }
