@@ -17,7 +17,7 @@ import { firstFreeRun } from '../temporal/free-workflow-id.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
 import { sweepWorkerIdentity } from '../temporal/task-queue.js';
-import { createSpicaWorker, spicaWorkflowBundle } from '../temporal/worker.js';
+import { createSpicaWorker, installQuietRuntime, spicaWorkflowBundle } from '../temporal/worker.js';
 import { connectWorker } from '../temporal/worker-connection.js';
 
 /** Where this process's worker polls. */
@@ -96,6 +96,7 @@ export async function runInProcessSweep(
 
 /** Runs this process's worker on the task queue until `done` settles (a handed-over run's take-over). */
 export async function runWorkerUntil(target: WorkerTarget, done: Promise<unknown>): Promise<void> {
+  installQuietRuntime(); // before the connection creates the SDK's runtime with its INFO-level logger
   const connection = await connectWorker(target.address);
   try {
     const spicaWorker = await inProcessWorker(target, connection);
