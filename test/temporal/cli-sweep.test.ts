@@ -10,7 +10,7 @@ import { defaultSweepWorkflowId } from '../../src/cli/temporal/workflow-id.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { canonicalJson } from '../../src/config/canonical-json.js';
-import { captureIo, PARETO_CONFIG_YAML, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
+import { captureIo, moduleProbe, PARETO_CONFIG_YAML, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
 
 const t = useTestTemporal();
 
@@ -213,15 +213,11 @@ describe('clean output and failures that say why', () => {
   });
 
   it('--local loads no Temporal SDK module (the process, as a user runs it)', async () => {
-    const probe = path.join(mkdtempSync(path.join(os.tmpdir(), 'spica-probe-')), 'loaded-modules.cjs');
-    writeFileSync(
-      probe,
-      "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache).map((f) => f.split('node_modules/').pop())) + '\\n'));\n",
-    );
-    const r = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--local', '--json'], { NODE_OPTIONS: `--require ${probe}` });
+    const probe = moduleProbe();
+    const r = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--local', '--json'], { NODE_OPTIONS: probe.nodeOptions });
     expect(await r.exited, r.output().stderr).toBe(0);
-    const loaded = JSON.parse(/LOADED (.*)/.exec(r.output().stderr)![1]) as string[];
-    expect(loaded).toContain(probe); // the probe sees the process's CommonJS modules (itself at least)
+    const loaded = probe.loaded(r.output().stderr);
+    expect(loaded).toContain(probe.file); // the probe sees the process's CommonJS modules (itself at least)
     expect(loaded.filter((f) => /^@temporalio\/|^@grpc\/|^protobufjs\//.test(f))).toEqual([]);
     expect((JSON.parse(r.output().stdout) as SweepResult).counts.evaluated).toBeGreaterThan(0);
   });

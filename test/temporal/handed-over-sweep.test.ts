@@ -2,7 +2,7 @@
 // only follows it (src/cli/sweeps/handed-over-sweep.ts): no worker SDK in the sweep process, every
 // workflow task and replay on the worker, the same result as --local. Should the workers all go away
 // mid-run, the sweep process runs a worker itself and finishes the run.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-que
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchWorkflowId } from '../../workflows/sweep.js';
-import { connectTestTemporal, neutralized, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type SpicaProcess, type TestTemporal, localActivityType, type HistoryEvent } from './harness.js';
+import { connectTestTemporal, neutralized, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type SpicaProcess, type TestTemporal, localActivityType, moduleProbe, type HistoryEvent } from './harness.js';
 
 let t: TestTemporal;
 let local: SweepResult;
@@ -36,16 +36,6 @@ async function pollingWorker(taskQueue: string, env: NodeJS.ProcessEnv = {}): Pr
   return w;
 }
 
-/** Records the CommonJS modules a process loaded, on stderr at exit (`LOADED [...]`). */
-function moduleProbe(): string {
-  const probe = path.join(mkdtempSync(path.join(os.tmpdir(), 'spica-probe-')), 'loaded-modules.cjs');
-  writeFileSync(
-    probe,
-    "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache).map((f) => f.split('node_modules/').pop())) + '\\n'));\n",
-  );
-  return probe;
-}
-
 const workflowTaskIdentities = (events: HistoryEvent[]) => events.flatMap((e) => e.workflowTaskStartedEventAttributes?.identity ?? []);
 
 describe('spica sweep with a worker already polling', () => {
@@ -55,12 +45,12 @@ describe('spica sweep with a worker already polling', () => {
     try {
       const probe = moduleProbe();
       const sweep = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--json'], {
-        NODE_OPTIONS: `--require ${probe}`,
+        NODE_OPTIONS: probe.nodeOptions,
       });
       expect(await sweep.exited, sweep.output().stderr).toBe(0);
       const { stdout, stderr } = sweep.output();
       expect(stderr).toMatch(/run by the worker\(s\) polling task queue/);
-      const loaded = JSON.parse(/LOADED (.*)/.exec(stderr)![1]) as string[];
+      const loaded = probe.loaded(stderr);
       expect(loaded.some((f) => f.startsWith('@temporalio/client/'))).toBe(true); // the probe sees the SDK the process did load
       expect(loaded.filter((f) => /^@temporalio\/(worker|core-bridge)\//.test(f))).toEqual([]);
       const result = JSON.parse(stdout) as SweepResult;
@@ -73,6 +63,11 @@ describe('spica sweep with a worker already polling', () => {
       const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
       expect(scheduled.filter((n) => n === 'replayCandidate' || n === 'replayWave')).toEqual([]);
       expect(events.flatMap((e) => localActivityType(e) ?? [])).toContain('replayWave');
+      // The other client-only commands load no worker SDK either.
+      const statusProbe = moduleProbe();
+      const status = spawnSpica(['status', result.sweep_id!, '--address', t.address, '--namespace', t.namespace], { NODE_OPTIONS: statusProbe.nodeOptions });
+      expect(await status.exited, status.output().stderr).toBe(0);
+      expect(statusProbe.loaded(status.output().stderr).filter((f) => /^@temporalio\/(worker|core-bridge)\//.test(f))).toEqual([]);
     } finally {
       worker.child.kill('SIGTERM');
       await worker.exited;

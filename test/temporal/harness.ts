@@ -154,3 +154,16 @@ export function localActivityType(e: HistoryEvent): string | null {
     return null;
   }
 }
+
+/**
+ * Records the CommonJS modules a spica process loaded: pass `nodeOptions` as its NODE_OPTIONS, then
+ * `loaded(stderr)` lists them (package paths relative to node_modules).
+ */
+export function moduleProbe(): { file: string; nodeOptions: string; loaded: (stderr: string) => string[] } {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'spica-probe-')), 'loaded-modules.cjs');
+  writeFileSync(
+    file,
+    "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache).map((f) => f.split('node_modules/').pop())) + '\\n'));\n",
+  );
+  return { file, nodeOptions: `--require ${file}`, loaded: (stderr) => JSON.parse(/LOADED (.*)/.exec(stderr)![1]) as string[] };
+}
