@@ -1,7 +1,7 @@
 // `spica sweep` with a `spica worker` already polling its task queue hands the run to that worker and
 // only follows it (src/cli/sweeps/handed-over-sweep.ts): no worker SDK in the sweep process, every
-// workflow task and replay on the worker, the same result as --local. Should the workers all go away
-// mid-run, the sweep process runs a worker itself and finishes the run.
+// workflow task and replay on the worker, the same result as --local; `spica resume` likewise. Should
+// the workers all go away mid-run, the sweep process runs a worker itself and finishes the run.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +68,28 @@ describe('spica sweep with a worker already polling', () => {
       const status = spawnSpica(['status', result.sweep_id!, '--address', t.address, '--namespace', t.namespace], { NODE_OPTIONS: statusProbe.nodeOptions });
       expect(await status.exited, status.output().stderr).toBe(0);
       expect(statusProbe.loaded(status.output().stderr).filter((f) => /^@temporalio\/(worker|core-bridge)\//.test(f))).toEqual([]);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  }, 240_000);
+
+  it('spica resume hands the new run to the polling worker too; same result as --local', async () => {
+    const taskQueue = uniqueTaskQueue('resume-handover');
+    const id = `stopped-${taskQueue}-run`;
+    // A run nobody worked on, terminated: `spica resume` starts <id>-resume-1 with its input.
+    const first = await t.client.workflow.start('sweep', { workflowId: id, taskQueue, args: [parseConfigText(TINY_CONFIG_YAML)] });
+    await first.terminate('test: resume it');
+    const worker = await pollingWorker(taskQueue);
+    try {
+      const resume = spawnSpica(['resume', id, '--address', t.address, '--namespace', t.namespace, '--json']);
+      expect(await resume.exited, resume.output().stderr).toBe(0);
+      expect(resume.output().stderr).toMatch(/run by the worker\(s\) polling task queue/);
+      const result = JSON.parse(resume.output().stdout) as SweepResult;
+      expect(result.sweep_id).toBe(`${id}-resume-1`);
+      expect(neutralized(result)).toEqual(neutralized(local));
+      const events = (await t.client.workflow.getHandle(branchWorkflowId(result.sweep_id!, 'agg')).fetchHistory()).events ?? [];
+      expect(workflowTaskIdentities(events).every((i) => i.startsWith(`${worker.child.pid}@`))).toBe(true);
     } finally {
       worker.child.kill('SIGTERM');
       await worker.exited;

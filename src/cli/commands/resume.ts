@@ -8,8 +8,9 @@ import { InputError } from '../../errors.js';
 import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
-import { createSpicaWorker, type SpicaWorker } from '../temporal/worker.js';
-import { sweepWorkerIdentity } from '../temporal/task-queue.js';
+import type { SpicaWorker } from '../temporal/worker.js';
+import { describePollers, hasSweepWorker, sweepWorkerIdentity } from '../temporal/task-queue.js';
+import type { SweepResult } from '../../search/sweepResult.js';
 import { asCliError } from '../sweeps/management-session.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
@@ -26,7 +27,9 @@ SPICA_CACHE_DIR on the worker), so the new run re-derives the same trials and re
 the old run had not finished. The new id goes to stderr (stdout with --detach); the result to stdout.
 
 Where it runs: like \`spica sweep\` — --address, TEMPORAL_ADDRESS or the temporal.toml profile, else
-the embedded dev server (temporal-dev.yaml; reused when \`spica server\` runs) with an in-process worker.
+the embedded dev server (temporal-dev.yaml; reused when \`spica server\` runs). Who runs it: like
+\`spica sweep\` — the \`spica worker\`s polling the task queue if any (this process follows the run and
+runs a worker itself should they all go away), else a worker in this process.
 
 Options:
   --address HOST:PORT  Temporal frontend
@@ -93,19 +96,33 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
       return 0;
     }
 
-    // Marked as a command's own worker, which stops with it: no \`spica sweep\` hands a run to it (task-queue.ts).
-    spicaWorker = await createSpicaWorker({ address, namespace, taskQueue, identity: sweepWorkerIdentity(process.pid, os.hostname()) });
-    const handle = await startResumedSweep(client, source, taskQueue);
-    newId = handle.workflowId;
-    io.stderr(`workflow id: ${newId}\n`);
-    const outcome = await spicaWorker.worker.runUntil(
-      Promise.race([handle.result().then((result) => ({ result })), whenAborted(signal).then(() => ({ interrupted: true as const }))]),
-    );
-    if ('interrupted' in outcome) {
-      io.stderr(`interrupted; workflow ${newId} stays on the server and continues when a worker runs (\`spica server\` + \`spica worker\`)\n`);
-      return 130;
+    // Workers already polling the task queue take the new run, as for `spica sweep`; else this process runs one.
+    const pollers = await describePollers(connection, namespace, taskQueue, { lasting: true });
+    let result: SweepResult;
+    if (hasSweepWorker(pollers)) {
+      const handle = await startResumedSweep(client, source, taskQueue);
+      newId = handle.workflowId;
+      io.stderr(`workflow id: ${newId}\n`);
+      const { followHandedOverRun } = await import('../sweeps/handed-over-sweep.js');
+      const outcome = await followHandedOverRun(client, handle, io, signal, { address, namespace, taskQueue, connection, workers: pollers.workflowPollers });
+      if ('interrupted' in outcome) return 130;
+      result = outcome.result;
+    } else {
+      const { createSpicaWorker } = await import('../temporal/worker.js');
+      // Marked as a command's own worker, which stops with it: no \`spica sweep\` hands a run to it (task-queue.ts).
+      spicaWorker = await createSpicaWorker({ address, namespace, taskQueue, identity: sweepWorkerIdentity(process.pid, os.hostname()) });
+      const handle = await startResumedSweep(client, source, taskQueue);
+      newId = handle.workflowId;
+      io.stderr(`workflow id: ${newId}\n`);
+      const outcome = await spicaWorker.worker.runUntil(
+        Promise.race([handle.result().then((result) => ({ result })), whenAborted(signal).then(() => ({ interrupted: true as const }))]),
+      );
+      if ('interrupted' in outcome) {
+        io.stderr(`interrupted; workflow ${newId} stays on the server and continues when a worker runs (\`spica server\` + \`spica worker\`)\n`);
+        return 130;
+      }
+      result = await resolveSweepOutcome(outcome.result, newId);
     }
-    const result = await resolveSweepOutcome(outcome.result, newId);
     io.stderr(`${result.counts.cache_hits} of ${result.counts.evaluated} trials were served from the persistent cache (not replayed)\n`);
     io.stdout(args.json ? `${JSON.stringify(result)}\n` : formatSweepResult(result));
     return result.counts.feasible > 0 ? 0 : 1;

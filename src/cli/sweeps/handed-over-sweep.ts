@@ -1,13 +1,15 @@
-// `spica sweep` when workers already poll the task queue (`spica worker` on this machine or others):
-// the run is theirs. This process starts it, shows its progress and prints its result, with no worker
+// `spica sweep` (and `spica resume`) when workers already poll the task queue (`spica worker` on this
+// machine or others): the run is theirs. This process starts it, shows its progress and prints its result, with no worker
 // of its own: it loads no worker SDK (~0.35 s of a short sweep on a 2-core box) and the replays run on
 // workers whose replay threads are already up. Should every worker go away before the run ends, this
 // process starts its own and carries the run to its end: a run is never left waiting for nobody.
-import { Client, type Connection } from '@temporalio/client';
+import { Client, type Connection, type WorkflowHandle } from '@temporalio/client';
 import type { CommandIo } from '../command.js';
 import type { SweepArgs } from '../commands/sweep.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import { SIMULATOR_VERSION } from '../../replay/report.js';
+import type { SweepResult } from '../../search/sweepResult.js';
+import type { sweep } from '../../../workflows/sweep.js';
 import { splitOutcome } from '../../../workflows/sweep-types.js';
 import { emitSweepResult } from './emit-result.js';
 import type { WorkerTarget } from './in-process-sweep.js';
@@ -24,13 +26,16 @@ const WATCH_MS = 5_000;
 /** Looks in a row that found none before this process runs a worker itself (a worker restarting is not gone). */
 const MISSES_BEFORE_TAKEOVER = 2;
 
+/** Where the run was handed: the task queue its workers poll, over this client connection. */
+export type HandOverTarget = WorkerTarget & { connection: Connection; workers: number };
+
 /** Starts the run for the polling workers and follows it to its end; `sweep` exit code, or 130 when interrupted. */
 export async function runOnPollingWorkers(
   config: SmartSearchConfig,
   args: SweepArgs,
   io: CommandIo,
   signal: AbortSignal,
-  target: WorkerTarget & { connection: Connection; workers: number },
+  target: HandOverTarget,
   onStarted: (workflowId: string) => void,
 ): Promise<number> {
   const client = new Client({ connection: target.connection, namespace: target.namespace });
@@ -39,6 +44,22 @@ export async function runOnPollingWorkers(
   const handle = await startSweep(client, config, args, false, firstFree);
   onStarted(handle.workflowId);
   io.stderr(`workflow id: ${handle.workflowId}\n`);
+  const outcome = await followHandedOverRun(client, handle, io, signal, target);
+  return 'interrupted' in outcome ? 130 : emitSweepResult(outcome.result, args, io);
+}
+
+/**
+ * Follows a run started for the polling workers (`spica sweep`, `spica resume`): its progress on
+ * stderr, a worker of this process should they all go away, and its SweepResult — or `interrupted`
+ * on Ctrl-C, which leaves the run to the workers.
+ */
+export async function followHandedOverRun(
+  client: Client,
+  handle: WorkflowHandle<typeof sweep>,
+  io: CommandIo,
+  signal: AbortSignal,
+  target: HandOverTarget,
+): Promise<{ result: SweepResult } | { interrupted: true }> {
   io.stderr(`run by the worker(s) polling task queue '${target.taskQueue}' (${target.workers} seen)\n`);
   const settled = Promise.race([
     handle.result().then((result) => ({ result })),
@@ -53,7 +74,7 @@ export async function runOnPollingWorkers(
         `interrupted; workflow ${handle.workflowId} keeps running on the workers of task queue '${target.taskQueue}': ` +
           `\`spica status ${handle.workflowId}\` shows it, \`spica result ${handle.workflowId}\` prints its result\n`,
       );
-      return 130;
+      return outcome;
     }
     const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
     // The workers may run another checkout of Spica (started before a pull): say so when their
@@ -61,7 +82,7 @@ export async function runOnPollingWorkers(
     if (result.simulator_version !== SIMULATOR_VERSION) {
       io.stderr(`warning: the workers replayed with simulator ${result.simulator_version}, this checkout has ${SIMULATOR_VERSION}; restart them to use it\n`);
     }
-    return emitSweepResult(result, args, io);
+    return { result };
   } finally {
     await keeper;
   }
