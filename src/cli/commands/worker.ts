@@ -5,11 +5,9 @@ import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
 import { replayPool } from '../../../activities/replay-pool.js';
 import { spicaStore, STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
-import { connectWorker } from '../temporal/worker-connection.js';
 import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
-import { createSpicaWorker, installQuietRuntime } from '../temporal/worker.js';
 import { DEFAULT_TASK_QUEUE } from '../temporal/task-queue.js';
 
 const usage = `Usage: spica worker [options]
@@ -47,6 +45,8 @@ export interface WorkerRunOptions {
 }
 
 export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<number> {
+  // The worker SDK and its native library load here, not with the command: \`spica worker --help\` needs neither.
+  const [{ createSpicaWorker, installQuietRuntime }, { connectWorker }] = await Promise.all([import('../temporal/worker.js'), import('../temporal/worker-connection.js')]);
   installQuietRuntime();
   const connection = await connectWorker(opts.address);
   // Alone on the task queue it replays each wave itself (no server round trips per replay); as soon as
