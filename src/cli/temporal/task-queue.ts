@@ -58,11 +58,6 @@ export interface TaskQueuePoller {
  */
 export const POLLER_LIVE_MS = 70_000;
 
-/**
- * Pollers of the list other than `self` that may be alive: polled within POLLER_LIVE_MS, and, for the
- * SDK's default identity `<pid>@<host>` (or a sweep worker's, marked) on this host, a process with that
- * pid exists (a `spica sweep` that ended a moment ago stays listed for minutes). `pidAlive` is injected for tests.
- */
 /** Marks the identity of a `spica sweep`'s in-process worker, which polls only while its sweep runs. */
 const SWEEP_WORKER_MARK = ':spica-sweep';
 
@@ -75,6 +70,14 @@ export function isSweepWorker(identity: string): boolean {
   return identity.endsWith(SWEEP_WORKER_MARK);
 }
 
+/** `<pid>@<host>`, with or without the sweep worker's mark. */
+const LOCAL_IDENTITY = new RegExp(`^(\\d+)@(.*?)(?:${SWEEP_WORKER_MARK})?$`);
+
+/**
+ * Pollers of the list other than `self` that may be alive: polled within POLLER_LIVE_MS, and, for the
+ * SDK's default identity `<pid>@<host>` (or a sweep worker's, marked) on this host, a process with that
+ * pid exists (a `spica sweep` that ended a moment ago stays listed for minutes). `pidAlive` is injected for tests.
+ */
 export function otherLivePollers(
   pollers: readonly TaskQueuePoller[],
   self: string,
@@ -84,7 +87,7 @@ export function otherLivePollers(
 ): TaskQueuePoller[] {
   return pollers.filter((p) => {
     if (p.identity === self || nowMs - p.lastAccessMs > POLLER_LIVE_MS) return false;
-    const local = /^(\d+)@(.*)$/.exec(isSweepWorker(p.identity) ? p.identity.slice(0, -SWEEP_WORKER_MARK.length) : p.identity);
+    const local = LOCAL_IDENTITY.exec(p.identity);
     return !(local && local[2] === host && !pidAlive(Number(local[1])));
   });
 }
