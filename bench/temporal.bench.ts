@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { replayPool } from '../activities/replay-pool.js';
 import { runScale } from './temporal-scale.js';
+import { localActivityMarker, type HistoryEvent } from '../test/support/history-markers.js';
 import { provisionTemporalCli } from '../src/cli/temporal/cli-binary.js';
 import { resolveSweepOutcome } from '../src/cli/sweeps/sweep-outcome.js';
 import { loadDevServerConfig } from '../src/cli/temporal/dev-config.js';
@@ -80,8 +81,6 @@ const PICKUP_TRIALS = 500;
 const strip = (r: SweepResult) => canonicalJson({ ...r, sweep_id: null, counts: { ...r.counts, cache_hits: 0 } });
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 
 const eventMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
 
@@ -266,15 +265,6 @@ async function workerProcess(address: string, namespace: string, taskQueue: stri
 }
 
 const REPLAY_ACTIVITIES = new Set(['replayCandidate', 'replayWave']);
-
-/** A local-activity marker's activity type and result (a worker alone on the queue replays waves as local activities). */
-function localActivityMarker(e: HistoryEvent): { type: string; result: unknown } | null {
-  const m = e.markerRecordedEventAttributes;
-  if (m?.markerName !== 'core_local_activity') return null;
-  const decode = (p: { data?: Uint8Array | null } | null | undefined) => (p?.data ? (JSON.parse(Buffer.from(p.data).toString()) as unknown) : null);
-  const data = decode(m.details?.data?.payloads?.[0]) as { activity_type?: string } | null;
-  return { type: data?.activity_type ?? '', result: decode(m.details?.result?.payloads?.[0]) };
-}
 
 /**
  * Candidates replayed per worker identity prefix and their mean replay time: replay activities (start

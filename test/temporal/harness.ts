@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
@@ -140,20 +140,7 @@ export function neutralized<T extends { sweep_id: string | null; counts: { cache
   return { ...r, sweep_id: null, counts: { ...r.counts, cache_hits: 0 } };
 }
 
-/** One event of a workflow history as the client fetches it. */
-export type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
-
-/** The activity type a local-activity marker records (its `data` detail), or null for other events. */
-export function localActivityType(e: HistoryEvent): string | null {
-  const m = e.markerRecordedEventAttributes;
-  if (m?.markerName !== 'core_local_activity') return null;
-  const data = m.details?.data?.payloads?.[0]?.data;
-  try {
-    return data ? ((JSON.parse(Buffer.from(data).toString()) as { activity_type?: string }).activity_type ?? null) : null;
-  } catch {
-    return null;
-  }
-}
+export { localActivityType, type HistoryEvent } from '../support/history-markers.js';
 
 /**
  * Records the CommonJS modules a spica process loaded: pass `nodeOptions` as its NODE_OPTIONS, then
