@@ -15,8 +15,9 @@ import { canonicalJson } from '../../src/config/canonical-json.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { SPICA_MODEL } from '../../workflows/search-attributes.js';
 import { progressQuery } from '../../workflows/messages.js';
+import { branchWorkflowId } from '../../workflows/sweep.js';
 import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
-import { captureIo, connectTestTemporal, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from '../temporal/harness.js';
+import { captureIo, connectTestTemporal, localActivityType, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from '../temporal/harness.js';
 
 const config = parseConfigText(TINY_CONFIG_YAML);
 let t: TestTemporal;
@@ -277,6 +278,12 @@ describe('resume', () => {
     expect(resumed.counts.cache_hits - reference.counts.cache_hits).toBe(finishedBefore);
     expect(r.stderr).toContain(`${resumed.counts.cache_hits} of ${resumed.counts.evaluated} trials were served from the persistent cache`);
     expect(cacheEntries(cache)).toBe(replayable);
+    // Its worker is the one `spica sweep` runs when none polls: progress lines, and alone on the task
+    // queue it replays each wave within the branch's workflow task (no replay activity scheduled).
+    expect(r.stderr).toMatch(/progress: done · trials \d+\/\d+/);
+    const branch = (await t.client.workflow.getHandle(branchWorkflowId(`${id}-resume-1`, 'agg')).fetchHistory()).events ?? [];
+    expect(branch.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []).filter((n) => n === 'replayCandidate' || n === 'replayWave')).toEqual([]);
+    expect(branch.flatMap((e) => localActivityType(e) ?? [])).toContain('replayWave');
 
     // The resumed run is a normal sweep; resuming the old one again numbers on.
     const again = await spica_(['resume', id, '--detach', '--json', '--task-queue', taskQueue]);

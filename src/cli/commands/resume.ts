@@ -1,19 +1,16 @@
 // `spica resume <id>`: continue a failed, terminated, timed-out or cancelled sweep in a new run
 // `<id>-resume-<n>` seeded by the persistent result cache (see src/cli/sweeps/sweep-resume.ts).
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Client, WorkflowFailedError } from '@temporalio/client';
 import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
 import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
-import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
-import type { SpicaWorker } from '../temporal/worker.js';
-import { describePollers, hasSweepWorker, sweepWorkerIdentity } from '../temporal/task-queue.js';
+import { processShutdownSignal } from '../temporal/shutdown-signal.js';
+import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
 import type { SweepResult } from '../../search/sweepResult.js';
 import { asCliError } from '../sweeps/management-session.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
-import { resolveSweepOutcome } from '../sweeps/sweep-outcome.js';
 import { resumeSource, startResumedSweep } from '../sweeps/sweep-resume.js';
 import { sweepFailureError } from '../sweeps/sweep-failure.js';
 
@@ -79,7 +76,6 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
   const { address, namespace, server } = await openSweepTarget({ address: args.address, namespace: args.namespace, detach: args.detach, io });
 
   const connection = await connectClient(address);
-  let spicaWorker: SpicaWorker | undefined;
   let newId = '(not started)';
   try {
     const client = new Client({ connection, namespace });
@@ -108,20 +104,12 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
       if ('interrupted' in outcome) return 130;
       result = outcome.result;
     } else {
-      const { createSpicaWorker } = await import('../temporal/worker.js');
-      // Marked as a command's own worker, which stops with it: no \`spica sweep\` hands a run to it (task-queue.ts).
-      spicaWorker = await createSpicaWorker({ address, namespace, taskQueue, identity: sweepWorkerIdentity(process.pid, os.hostname()) });
-      const handle = await startResumedSweep(client, source, taskQueue);
-      newId = handle.workflowId;
-      io.stderr(`workflow id: ${newId}\n`);
-      const outcome = await spicaWorker.worker.runUntil(
-        Promise.race([handle.result().then((result) => ({ result })), whenAborted(signal).then(() => ({ interrupted: true as const }))]),
-      );
-      if ('interrupted' in outcome) {
-        io.stderr(`interrupted; workflow ${newId} stays on the server and continues when a worker runs (\`spica server\` + \`spica worker\`)\n`);
-        return 130;
-      }
-      result = await resolveSweepOutcome(outcome.result, newId);
+      // The worker `spica sweep` runs when none polls (in-process-sweep.ts): same worker, progress lines, eager start.
+      const { runOnOwnWorker } = await import('../sweeps/in-process-sweep.js');
+      const started = (id: string) => (newId = id);
+      const outcome = await runOnOwnWorker({ address, namespace, taskQueue }, io, signal, started, (own) => () => startResumedSweep(own, source, taskQueue, true));
+      if ('interrupted' in outcome) return 130;
+      result = outcome.result;
     }
     io.stderr(`${result.counts.cache_hits} of ${result.counts.evaluated} trials were served from the persistent cache (not replayed)\n`);
     io.stdout(args.json ? `${JSON.stringify(result)}\n` : formatSweepResult(result));
@@ -130,7 +118,6 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
     if (err instanceof WorkflowFailedError) throw sweepFailureError(err, newId);
     throw asCliError(err, address, `resume ${args.id}`);
   } finally {
-    await spicaWorker?.close();
     await connection.close();
     await server?.stop();
   }

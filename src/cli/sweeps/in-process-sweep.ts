@@ -1,13 +1,15 @@
-// `spica sweep` with its own worker: the `sweep` workflow run by a worker in this process that shares
-// the client's native connection (eager start). Loaded only when no other worker polls the task
-// queue (durable-sweep.ts), or when the workers a run was handed to are gone (handed-over-sweep.ts):
-// it loads the worker SDK and its native library.
+// `spica sweep` (and `spica resume`) with its own worker: the `sweep` workflow run by a worker in this
+// process that shares the client's native connection (eager start). Loaded only when no other worker
+// polls the task queue (durable-sweep.ts, resume.ts), or when the workers a run was handed to are gone
+// (handed-over-sweep.ts): it loads the worker SDK and its native library.
 import os from 'node:os';
-import { Client } from '@temporalio/client';
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { CommandIo } from '../command.js';
 import type { SweepArgs } from '../commands/sweep.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
+import type { SweepResult } from '../../search/sweepResult.js';
+import type { sweep } from '../../../workflows/sweep.js';
 import { splitOutcome } from '../../../workflows/sweep-types.js';
 import { emitSweepResult } from './emit-result.js';
 import { reportProgress } from './progress-report.js';
@@ -35,7 +37,14 @@ function inProcessWorker(target: WorkerTarget, connection: NativeConnection) {
   return createSpicaWorker({ ...target, workflowsOnMainThread: true, wavesHere: true, connection, identity });
 }
 
-/** Starts the run and works on it here until it ends; `sweep` exit code, or 130 when interrupted. */
+/**
+ * How a run starts on this process's worker: given the client (on the worker's connection) as soon as
+ * it exists, so that lookups run while the worker is created; returns the start itself, called once
+ * the worker exists. A start on that client may ask for eager start.
+ */
+export type OwnWorkerStart = (client: Client) => () => Promise<WorkflowHandle<typeof sweep>>;
+
+/** `spica sweep` with its own worker: exit code, or 130 when interrupted. */
 export async function runInProcessSweep(
   config: SmartSearchConfig,
   args: SweepArgs,
@@ -44,8 +53,27 @@ export async function runInProcessSweep(
   target: WorkerTarget,
   onStarted: (workflowId: string) => void,
 ): Promise<number> {
+  const outcome = await runOnOwnWorker(target, io, signal, onStarted, (client) => {
+    // A rerun's number is looked up while the worker is created; on a lookup failure the start finds it.
+    const firstFree = args.id === undefined ? firstFreeRun(client, sweepRunId(config)).catch(() => 1) : 1;
+    return () => startSweep(client, config, args, true, firstFree);
+  });
+  return 'interrupted' in outcome ? 130 : emitSweepResult(outcome.result, args, io);
+}
+
+/**
+ * Starts a run (`spica sweep`, `spica resume`) and works on it with a worker of this process until it
+ * ends, showing its progress: its SweepResult, or `interrupted` on Ctrl-C (the run stays on the server).
+ */
+export async function runOnOwnWorker(
+  target: WorkerTarget,
+  io: CommandIo,
+  signal: AbortSignal,
+  onStarted: (workflowId: string) => void,
+  prepareStart: OwnWorkerStart,
+): Promise<{ result: SweepResult } | { interrupted: true }> {
   // The in-process worker and the client share one native connection: the server then hands the
-  // sweep's first workflow task to this worker in its start response (eager start) instead of through
+  // run's first workflow task to this worker in its start response (eager start) instead of through
   // a poll. The bundle is read, the search attributes registered and the worker created side by side.
   //
   // Planning the sweep here, into the cache the plan activity reads, while the connection is being
@@ -60,10 +88,9 @@ export async function runInProcessSweep(
   try {
     connection = await connectWorker(target.address);
     const client = new Client({ connection, namespace: target.namespace });
-    // A rerun's number is looked up while the worker is created; on a lookup failure the start finds it.
-    const firstFree = args.id === undefined ? firstFreeRun(client, sweepRunId(config)).catch(() => 1) : 1;
+    const start = prepareStart(client);
     [spicaWorker] = await Promise.all([inProcessWorker(target, connection), registerSweepAttributes(connection, target.namespace, io)]);
-    const handle = await startSweep(client, config, args, true, firstFree);
+    const handle = await start();
     onStarted(handle.workflowId);
     io.stderr(`workflow id: ${handle.workflowId}\n`);
     const finished = handle.result();
@@ -81,10 +108,9 @@ export async function runInProcessSweep(
         `interrupted; workflow ${handle.workflowId} stays on the server and resumes when a worker runs ` +
           `(\`spica server\` + \`spica worker\`)\n`,
       );
-      return 130;
+      return outcome;
     }
-    const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
-    return emitSweepResult(result, args, io);
+    return { result: await resolveSweepOutcome(outcome.result, handle.workflowId) };
   } finally {
     // A worker created but never run (the start failed, e.g. an --id already used) still holds the
     // connection, which then refuses to close and keeps the process alive: run it down first.

@@ -55,11 +55,12 @@ export async function resumeSource(client: Client, workflowId: string): Promise<
   return { workflowId, runId: description.runId, status, taskQueue: started?.taskQueue?.name ?? description.taskQueue, input };
 }
 
-/** Starts the new run under the first free `<base>-resume-<n>`. */
+/** Starts the new run under the first free `<base>-resume-<n>`; `eager` as for startSweep (own worker on the client's connection). */
 export async function startResumedSweep(
   client: Client,
   source: ResumeSource,
   taskQueue: string = source.taskQueue,
+  eager = false,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<(input: SweepInput) => Promise<SweepOutcome>>> {
   const base = resumeBaseId(source.workflowId);
   const handle = await startUnderFreeId(
@@ -71,6 +72,7 @@ export async function startResumedSweep(
         taskQueue,
         args: [source.input],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        requestEagerStart: eager,
       }),
   );
   if (handle) return handle;
