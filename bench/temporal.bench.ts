@@ -2,7 +2,7 @@
 // 1 s each). Every figure comes with its baseline measured in the same run, wall and CPU time.
 // (a) Temporal vs --local: `spica sweep <config> --json` as a user runs it, against a dev server that
 //     is already running — with its own in-process worker, and handed to a `spica worker` already
-//     polling — vs `spica sweep <config> --local --json`, same config, fresh caches, all as processes:
+//     polling (warmed by one sweep, or this sweep its first) — vs `spica sweep <config> --local --json`, same config, fresh caches, all as processes:
 //     the examples and a ≥ 256-replay sweep. Target ≤ 1.2×.
 // (c) Scale-out: the same ~64-replay sweep driven by two `spica worker --concurrency 1` processes vs
 //     one: wall ratio (target ≤ 0.6 on 2 cores) and each worker's share of the replays (target ≥ 40 %).
@@ -160,7 +160,7 @@ async function overhead(address: string, namespace: string): Promise<void> {
   const picked = (process.env.BENCH_TEMPORAL_CASES ?? 'dense,moe,256').split(',');
   const reps = Math.max(1, Number(process.env.BENCH_TEMPORAL_REPS ?? 3));
   console.log(
-    `(a) Temporal (\`spica sweep --json\`, server already running) vs \`spica sweep --local --json\`; fresh caches, processes timed whole; ${reps} run(s) per arm and case, arms back to back in alternating order, medians (${os.cpus().length} cores). Two Temporal arms: the sweep's own in-process worker (no worker polls), and a \`spica worker\` already polling (started with fresh caches, warmed by one sweep of another config), to which the sweep hands its run`,
+    `(a) Temporal (\`spica sweep --json\`, server already running) vs \`spica sweep --local --json\`; fresh caches, processes timed whole; ${reps} run(s) per arm and case, arms back to back in alternating order, medians (${os.cpus().length} cores). Three Temporal arms: the sweep's own in-process worker (no worker polls), and a \`spica worker\` already polling (started with fresh caches), to which the sweep hands its run: warmed by one sweep of another config, or as the first sweep it runs`,
   );
   let n = 0;
   for (const c of cases.filter((x) => picked.includes(x.key))) {
@@ -168,12 +168,13 @@ async function overhead(address: string, namespace: string): Promise<void> {
     const temporal = (taskQueue: string) => ['--json', '--address', address, '--namespace', namespace, '--task-queue', taskQueue];
     const runLocal = () => timedSpica(['sweep', c.file, '--local', '--json'], fresh());
     const runDurable = () => timedSpica(['sweep', c.file, ...temporal(`bench-overhead-${n++}`)], fresh());
-    const runHandedOver = async (): Promise<Timed & { workerCpuMs: number | null }> => {
+    // `warm`: the worker has run one sweep of another config first; else this sweep is its first.
+    const runHandedOver = async (warm: boolean): Promise<Timed & { workerCpuMs: number | null }> => {
       const taskQueue = `bench-overhead-${n++}`;
       const caches = fresh(); // the worker's and the sweep's (a result over the inline limit is read from the shared store)
       const worker = await workerProcess(address, namespace, taskQueue, null, caches.SPICA_CACHE_DIR, { SPICA_RESULT_STORE: caches.SPICA_RESULT_STORE });
       try {
-        await timedSpica(['sweep', c.warmUp, ...temporal(taskQueue)], caches);
+        if (warm) await timedSpica(['sweep', c.warmUp, ...temporal(taskQueue)], caches);
         const cpu0 = processCpuMs(worker.pid);
         const timed = await timedSpica(['sweep', c.file, ...temporal(taskQueue)], caches);
         const cpu1 = processCpuMs(worker.pid);
@@ -186,15 +187,21 @@ async function overhead(address: string, namespace: string): Promise<void> {
     const locals: Timed[] = [];
     const durables: Timed[] = [];
     const handedOver: (Timed & { workerCpuMs: number | null })[] = [];
+    const firstSweeps: (Timed & { workerCpuMs: number | null })[] = [];
     const loads: string[] = [load1()];
     let first: SweepResult | null = null;
     for (let r = 0; r < reps; r++) {
       // Alternate the order of the arms, so a load trend does not favour one.
-      const arms = [async () => locals.push(await runLocal()), async () => durables.push(await runDurable()), async () => handedOver.push(await runHandedOver())];
+      const arms = [
+        async () => locals.push(await runLocal()),
+        async () => durables.push(await runDurable()),
+        async () => handedOver.push(await runHandedOver(true)),
+        async () => firstSweeps.push(await runHandedOver(false)),
+      ];
       for (const arm of r % 2 === 0 ? arms : arms.reverse()) await arm();
       loads.push(load1());
       const a = JSON.parse(locals[r].stdout) as SweepResult;
-      for (const [arm, b] of [['in-process', durables[r]], ['handed-over', handedOver[r]]] as const) {
+      for (const [arm, b] of [['in-process', durables[r]], ['handed-over', handedOver[r]], ['handed-over, first sweep', firstSweeps[r]]] as const) {
         if (strip(a) !== strip(JSON.parse(b.stdout) as SweepResult)) throw new Error(`${c.name}: the Temporal (${arm}) result differs from --local`);
       }
       if (first && strip(first) !== strip(a)) throw new Error(`${c.name}: a repeated run differs from the first`);
@@ -217,14 +224,18 @@ async function overhead(address: string, namespace: string): Promise<void> {
     const diffCpu = cpus(durables) && cpus(locals) ? signed(med(cpus(durables))! - med(cpus(locals))!) : 'n/a';
     console.log(`      Temporal − --local (medians): wall ${signed(median(walls(durables)) - median(walls(locals)))}, CPU ${diffCpu}`);
     // Handed over: the sweep process only starts and follows the run; its CPU plus the worker's.
-    const totalCpus = handedOver.some((x) => x.cpuMs === null || x.workerCpuMs === null) ? null : handedOver.map((x) => x.cpuMs! + x.workerCpuMs!);
-    const workerCpus = totalCpus === null ? null : handedOver.map((x) => x.workerCpuMs!);
-    console.log(
-      `      Temporal, \`spica worker\` polling:  wall ${secs(median(walls(handedOver)))}, CPU ${cpu(med(totalCpus))} = sweep process ${cpu(med(cpus(handedOver)))} + worker ${cpu(med(workerCpus))}   (each: wall ${list(walls(handedOver))} s; CPU ${list(totalCpus)} s)`,
-    );
-    console.log(
-      `      ratio Temporal (worker polling) / --local (medians): wall ${ratio(median(walls(handedOver)), median(walls(locals)))} (target ≤ 1.2), CPU ${ratio(med(totalCpus), med(cpus(locals)))}; Temporal − --local: wall ${signed(median(walls(handedOver)) - median(walls(locals)))}`,
-    );
+    const handedOverLines = (label: string, runs: (Timed & { workerCpuMs: number | null })[]) => {
+      const totalCpus = runs.some((x) => x.cpuMs === null || x.workerCpuMs === null) ? null : runs.map((x) => x.cpuMs! + x.workerCpuMs!);
+      const workerCpus = totalCpus === null ? null : runs.map((x) => x.workerCpuMs!);
+      console.log(
+        `      Temporal, ${label}:  wall ${secs(median(walls(runs)))}, CPU ${cpu(med(totalCpus))} = sweep process ${cpu(med(cpus(runs)))} + worker ${cpu(med(workerCpus))}   (each: wall ${list(walls(runs))} s; CPU ${list(totalCpus)} s)`,
+      );
+      console.log(
+        `      ratio Temporal (${label}) / --local (medians): wall ${ratio(median(walls(runs)), median(walls(locals)))} (target ≤ 1.2), CPU ${ratio(med(totalCpus), med(cpus(locals)))}; Temporal − --local: wall ${signed(median(walls(runs)) - median(walls(locals)))}`,
+      );
+    };
+    handedOverLines('`spica worker` polling, warmed by one sweep of another config', handedOver);
+    handedOverLines("`spica worker` polling, the worker's first sweep", firstSweeps);
   }
 }
 
