@@ -1,0 +1,56 @@
+// `spica worker` warms its code with one tiny in-process sweep before it polls, and leaves nothing of
+// it behind: no cached replay, no stored result, no workflow.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayPool } from '../../activities/replay-pool.js';
+import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
+import { warmUpWorker } from '../../src/cli/temporal/worker-warm-up.js';
+import { connectTestTemporal, spawnSpica, uniqueTaskQueue, type TestTemporal } from './harness.js';
+
+let t: TestTemporal;
+
+beforeAll(async () => {
+  t = await connectTestTemporal();
+});
+afterAll(async () => {
+  await t?.connection.close();
+});
+
+describe('worker warm-up', () => {
+  it('replays on the worker\'s own replay threads; skipped under the test hooks', async () => {
+    const before = replayPool().stats().completed;
+    expect(await warmUpWorker({})).toBeGreaterThan(0);
+    expect(replayPool().stats().completed - before).toBeGreaterThanOrEqual(8);
+    const after = replayPool().stats().completed;
+    expect(await warmUpWorker({ SPICA_TEST_HOOKS: '1' })).toBeNull();
+    expect(replayPool().stats().completed).toBe(after);
+  });
+
+  it('a `spica worker` polls only once warmed up, with nothing cached, stored or started', async () => {
+    const taskQueue = uniqueTaskQueue('warm-up');
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'spica-warm-cache-'));
+    const resultStore = mkdtempSync(path.join(os.tmpdir(), 'spica-warm-results-'));
+    const w = spawnSpica(['worker', '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--cache-dir', cacheDir], {
+      SPICA_RESULT_STORE: resultStore,
+      SPICA_TEST_HOOKS: '',
+    });
+    try {
+      for (let i = 0; !hasSweepWorker(await describePollers(t.connection, t.namespace, taskQueue)); i++) {
+        if (w.child.exitCode !== null || i > 1500) throw new Error(`spica worker did not poll:\n${w.output().stderr}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(w.output().stderr).toMatch(/worker polling task queue .*, warmed up in \d+\.\d s; Ctrl-C to stop/);
+      expect(readdirSync(cacheDir)).toEqual([]);
+      expect(readdirSync(resultStore)).toEqual([]);
+      const started = t.client.workflow.list({ query: `TaskQueue = '${taskQueue}'` });
+      const ids: string[] = [];
+      for await (const wf of started) ids.push(wf.workflowId);
+      expect(ids).toEqual([]);
+    } finally {
+      w.child.kill('SIGTERM');
+      await w.exited;
+    }
+  });
+});
