@@ -3,20 +3,13 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replayPool } from '../../activities/replay-pool.js';
 import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
 import { warmUpWorker } from '../../src/cli/temporal/worker-warm-up.js';
-import { connectTestTemporal, spawnSpica, uniqueTaskQueue, type TestTemporal } from './harness.js';
+import { spawnSpica, uniqueTaskQueue, useTestTemporal } from './harness.js';
 
-let t: TestTemporal;
-
-beforeAll(async () => {
-  t = await connectTestTemporal();
-});
-afterAll(async () => {
-  await t?.connection.close();
-});
+const t = useTestTemporal();
 
 describe('worker warm-up', () => {
   it('replays on the worker\'s own replay threads; skipped under the test hooks', async () => {
