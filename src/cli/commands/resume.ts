@@ -82,9 +82,9 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
     const source = await resumeSource(client, args.id);
     const taskQueue = args.taskQueue ?? source.taskQueue;
     io.stderr(`resuming ${source.status} sweep ${source.workflowId} (run ${source.runId}) on task queue '${taskQueue}'\n`);
-    await registerSweepAttributes(connection, namespace, io);
 
     if (args.detach) {
+      await registerSweepAttributes(connection, namespace, io);
       await requireSweepWorker(connection, namespace, taskQueue, address);
       const handle = await startResumedSweep(client, source, taskQueue);
       io.stderr(`workflow id: ${handle.workflowId}\n`);
@@ -96,6 +96,7 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
     const pollers = await describePollers(connection, namespace, taskQueue, { lasting: true });
     let result: SweepResult;
     if (hasSweepWorker(pollers)) {
+      await registerSweepAttributes(connection, namespace, io);
       const handle = await startResumedSweep(client, source, taskQueue);
       newId = handle.workflowId;
       io.stderr(`workflow id: ${newId}\n`);
@@ -104,7 +105,8 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
       if ('interrupted' in outcome) return 130;
       result = outcome.result;
     } else {
-      // The worker `spica sweep` runs when none polls (in-process-sweep.ts): same worker, progress lines, eager start.
+      // The worker `spica sweep` runs when none polls (in-process-sweep.ts): same worker, progress lines,
+      // eager start; it registers the search attributes itself.
       const { runOnOwnWorker } = await import('../sweeps/in-process-sweep.js');
       const started = (id: string) => (newId = id);
       const outcome = await runOnOwnWorker({ address, namespace, taskQueue }, io, signal, started, (own) => () => startResumedSweep(own, source, taskQueue, true));

@@ -15,8 +15,7 @@ import { emitSweepResult } from './emit-result.js';
 import type { WorkerTarget } from './in-process-sweep.js';
 import { reportProgress } from './progress-report.js';
 import { resolveSweepOutcome } from './sweep-outcome.js';
-import { startSweep, sweepRunId } from './sweep-start.js';
-import { firstFreeRun } from '../temporal/free-workflow-id.js';
+import { prepareSweepStart } from './sweep-start.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
 import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
@@ -39,9 +38,9 @@ export async function runOnPollingWorkers(
   onStarted: (workflowId: string) => void,
 ): Promise<number> {
   const client = new Client({ connection: target.connection, namespace: target.namespace });
-  const firstFree = args.id === undefined ? firstFreeRun(client, sweepRunId(config)).catch(() => 1) : 1;
+  const start = prepareSweepStart(client, config, args, false);
   await registerSweepAttributes(target.connection, target.namespace, io);
-  const handle = await startSweep(client, config, args, false, firstFree);
+  const handle = await start();
   onStarted(handle.workflowId);
   io.stderr(`workflow id: ${handle.workflowId}\n`);
   const outcome = await followHandedOverRun(client, handle, io, signal, target);

@@ -14,8 +14,7 @@ import { splitOutcome } from '../../../workflows/sweep-types.js';
 import { emitSweepResult } from './emit-result.js';
 import { reportProgress } from './progress-report.js';
 import { resolveSweepOutcome } from './sweep-outcome.js';
-import { startSweep, sweepRunId } from './sweep-start.js';
-import { firstFreeRun } from '../temporal/free-workflow-id.js';
+import { prepareSweepStart } from './sweep-start.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
 import { sweepWorkerIdentity } from '../temporal/task-queue.js';
@@ -53,11 +52,8 @@ export async function runInProcessSweep(
   target: WorkerTarget,
   onStarted: (workflowId: string) => void,
 ): Promise<number> {
-  const outcome = await runOnOwnWorker(target, io, signal, onStarted, (client) => {
-    // A rerun's number is looked up while the worker is created; on a lookup failure the start finds it.
-    const firstFree = args.id === undefined ? firstFreeRun(client, sweepRunId(config)).catch(() => 1) : 1;
-    return () => startSweep(client, config, args, true, firstFree);
-  });
+  // A rerun's number is looked up while the worker is created.
+  const outcome = await runOnOwnWorker(target, io, signal, onStarted, (client) => prepareSweepStart(client, config, args, true));
   return 'interrupted' in outcome ? 130 : emitSweepResult(outcome.result, args, io);
 }
 

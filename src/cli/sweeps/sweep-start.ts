@@ -5,7 +5,7 @@ import type { SweepArgs } from '../commands/sweep.js';
 import { InputError, TemporalUnavailable } from '../../errors.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import type { sweep } from '../../../workflows/sweep.js';
-import { MAX_RUNS, startUnderFreeId } from '../temporal/free-workflow-id.js';
+import { firstFreeRun, MAX_RUNS, startUnderFreeId } from '../temporal/free-workflow-id.js';
 import { defaultSweepWorkflowId, withRunSuffix } from '../temporal/workflow-id.js';
 
 /** `spica-<config hash>-<seed>` with run number n (1: no suffix). */
@@ -41,4 +41,13 @@ export async function startSweep(client: Client, config: SmartSearchConfig, args
   const handle = await startUnderFreeId(client, idFor, start, MAX_RUNS, firstFree);
   if (!handle) throw new TemporalUnavailable(`no free workflow id after ${idFor(MAX_RUNS)}`);
   return handle;
+}
+
+/**
+ * Looks up a rerun's first free number now (while the caller connects or creates its worker) and
+ * returns the start that uses it; on a lookup failure the start finds the number itself.
+ */
+export function prepareSweepStart(client: Client, config: SmartSearchConfig, args: SweepArgs, eager: boolean): () => ReturnType<typeof startSweep> {
+  const firstFree = args.id === undefined ? firstFreeRun(client, sweepRunId(config)).catch(() => 1) : 1;
+  return () => startSweep(client, config, args, eager, firstFree);
 }
