@@ -15,9 +15,8 @@ import { canonicalJson } from '../../src/config/canonical-json.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { SPICA_MODEL } from '../../workflows/search-attributes.js';
 import { progressQuery } from '../../workflows/messages.js';
-import { branchWorkflowId } from '../../workflows/sweep.js';
 import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
-import { captureIo, connectTestTemporal, localActivityType, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from '../temporal/harness.js';
+import { branchHistory, captureIo, connectTestTemporal, neutralized, replayWork, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from '../temporal/harness.js';
 
 const config = parseConfigText(TINY_CONFIG_YAML);
 let t: TestTemporal;
@@ -281,9 +280,9 @@ describe('resume', () => {
     // Its worker is the one `spica sweep` runs when none polls: progress lines, and alone on the task
     // queue it replays each wave within the branch's workflow task (no replay activity scheduled).
     expect(r.stderr).toMatch(/progress: done · trials \d+\/\d+/);
-    const branch = (await t.client.workflow.getHandle(branchWorkflowId(`${id}-resume-1`, 'agg')).fetchHistory()).events ?? [];
-    expect(branch.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []).filter((n) => n === 'replayCandidate' || n === 'replayWave')).toEqual([]);
-    expect(branch.flatMap((e) => localActivityType(e) ?? [])).toContain('replayWave');
+    const branch = replayWork(await branchHistory(t, `${id}-resume-1`));
+    expect(branch.scheduled).toEqual([]);
+    expect(branch.local).toContain('replayWave');
 
     // The resumed run is a normal sweep; resuming the old one again numbers on.
     const again = await spica_(['resume', id, '--detach', '--json', '--task-queue', taskQueue]);

@@ -8,11 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLocalSweep } from '../../activities/local-sweep.js';
 import { TEST_PAUSE_LINE } from '../../activities/test-pause.js';
-import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
-import { branchWorkflowId } from '../../workflows/sweep.js';
-import { connectTestTemporal, neutralized, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type SpicaProcess, type TestTemporal, localActivityType, moduleProbe, type HistoryEvent } from './harness.js';
+import { branchHistory, connectTestTemporal, moduleProbe, neutralized, replayWork, spawnPollingWorker, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type HistoryEvent, type SpicaProcess, type TestTemporal } from './harness.js';
 
 let t: TestTemporal;
 let local: SweepResult;
@@ -25,15 +23,10 @@ afterAll(async () => {
   await t?.connection.close();
 });
 
-/** A `spica worker` process polling `taskQueue`, once the server lists it. */
-async function pollingWorker(taskQueue: string, env: NodeJS.ProcessEnv = {}): Promise<SpicaProcess> {
+/** A `spica worker` process polling `taskQueue` with its own cache, once the server lists it. */
+function pollingWorker(taskQueue: string, env: NodeJS.ProcessEnv = {}): Promise<SpicaProcess> {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-handover-'));
-  const w = spawnSpica(['worker', '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--concurrency', '2', '--cache-dir', cacheDir], env);
-  for (let i = 0; !hasSweepWorker(await describePollers(t.connection, t.namespace, taskQueue)); i++) {
-    if (w.child.exitCode !== null || i > 1500) throw new Error(`spica worker did not poll:\n${w.output().stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return w;
+  return spawnPollingWorker(t, taskQueue, ['--concurrency', '2', '--cache-dir', cacheDir], env);
 }
 
 const workflowTaskIdentities = (events: HistoryEvent[]) => events.flatMap((e) => e.workflowTaskStartedEventAttributes?.identity ?? []);
@@ -55,14 +48,13 @@ describe('spica sweep with a worker already polling', () => {
       expect(loaded.filter((f) => /^@temporalio\/(worker|core-bridge)\//.test(f))).toEqual([]);
       const result = JSON.parse(stdout) as SweepResult;
       expect(neutralized(result)).toEqual(neutralized(local));
-      const events = (await t.client.workflow.getHandle(branchWorkflowId(result.sweep_id!, 'agg')).fetchHistory()).events ?? [];
+      const events = await branchHistory(t, result.sweep_id!);
       const identities = workflowTaskIdentities(events);
       expect(identities.length).toBeGreaterThan(0);
       expect(identities.every((id) => id.startsWith(`${worker.child.pid}@`))).toBe(true);
       // Alone on the task queue, the `spica worker` replayed each wave itself (local activities).
-      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-      expect(scheduled.filter((n) => n === 'replayCandidate' || n === 'replayWave')).toEqual([]);
-      expect(events.flatMap((e) => localActivityType(e) ?? [])).toContain('replayWave');
+      expect(replayWork(events).scheduled).toEqual([]);
+      expect(replayWork(events).local).toContain('replayWave');
       // The other client-only commands load no worker SDK either.
       const statusProbe = moduleProbe();
       const status = spawnSpica(['status', result.sweep_id!, '--address', t.address, '--namespace', t.namespace], { NODE_OPTIONS: statusProbe.nodeOptions });
@@ -88,7 +80,7 @@ describe('spica sweep with a worker already polling', () => {
       const result = JSON.parse(resume.output().stdout) as SweepResult;
       expect(result.sweep_id).toBe(`${id}-resume-1`);
       expect(neutralized(result)).toEqual(neutralized(local));
-      const events = (await t.client.workflow.getHandle(branchWorkflowId(result.sweep_id!, 'agg')).fetchHistory()).events ?? [];
+      const events = await branchHistory(t, result.sweep_id!);
       expect(workflowTaskIdentities(events).every((i) => i.startsWith(`${worker.child.pid}@`))).toBe(true);
     } finally {
       worker.child.kill('SIGTERM');

@@ -5,9 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
+import { branchWorkflowId } from '../../workflows/sweep.js';
 import { isStoredResult, splitOutcome, type SweepOutcome } from '../../workflows/sweep-types.js';
+import { localActivityType, type HistoryEvent } from '../support/history-markers.js';
+import { spawnSpica, type SpicaProcess } from '../support/spica-process.js';
 
 export interface TestTemporal {
   address: string;
@@ -60,6 +64,29 @@ export async function withSpicaWorker<T>(t: TestTemporal, taskQueue: string, fn:
   } finally {
     await spica.close();
   }
+}
+
+/** A `spica worker` process on `taskQueue` (plus `args`), once the server lists it polling for workflows and activities. */
+export async function spawnPollingWorker(t: TestTemporal, taskQueue: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<SpicaProcess> {
+  const w = spawnSpica(['worker', '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, ...args], env);
+  for (let i = 0; !hasSweepWorker(await describePollers(t.connection, t.namespace, taskQueue)); i++) {
+    if (w.child.exitCode !== null || i > 1500) throw new Error(`spica worker did not poll:\n${w.output().stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return w;
+}
+
+/** The history of a sweep's branch child for `mode`. */
+export async function branchHistory(t: TestTemporal, sweepId: string, mode = 'agg'): Promise<HistoryEvent[]> {
+  return (await t.client.workflow.getHandle(branchWorkflowId(sweepId, mode)).fetchHistory()).events ?? [];
+}
+
+/** How a branch history replayed its waves: the replay activities it scheduled, and its local activities' types. */
+export function replayWork(events: HistoryEvent[]): { scheduled: string[]; local: string[] } {
+  return {
+    scheduled: events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []).filter((n) => n === 'replayCandidate' || n === 'replayWave'),
+    local: events.flatMap((e) => localActivityType(e) ?? []),
+  };
 }
 
 /** A small valid SmartSearchConfig: two deployment_mode branches, fixed seed, replays of milliseconds. */

@@ -12,8 +12,7 @@ import { activityPollers, isSweepWorker, otherLivePollers, POLLER_LIVE_MS, sweep
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
-import { branchWorkflowId } from '../../workflows/sweep.js';
-import { captureIo, connectTestTemporal, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal, localActivityType, type HistoryEvent } from './harness.js';
+import { branchHistory, captureIo, connectTestTemporal, neutralized, replayWork, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type TestTemporal } from './harness.js';
 
 // Waves of four ~0.1-s replays, three rounds: enough activities that a second worker gets some.
 const CONFIG_YAML = TINY_CONFIG_YAML.replace('isl: 128', 'isl: 1024')
@@ -38,10 +37,6 @@ async function cliSweep(file: string, taskQueue: string): Promise<SweepResult> {
   const { io, out } = captureIo();
   expect(await main(['sweep', file, '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--json'], io), out.stderr).toBe(0);
   return JSON.parse(out.stdout) as SweepResult;
-}
-
-async function branchEvents(sweepId: string): Promise<HistoryEvent[]> {
-  return (await t.client.workflow.getHandle(branchWorkflowId(sweepId, 'agg')).fetchHistory()).events ?? [];
 }
 
 describe('waves on the sweep\'s own worker', () => {
@@ -92,10 +87,9 @@ describe('waves on the sweep\'s own worker', () => {
     process.env.SPICA_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'spica-cache-here-'));
     const result = await cliSweep(writeTempConfig(CONFIG_YAML), uniqueTaskQueue('waves-here'));
     expect(neutralized(result)).toEqual(neutralized(local));
-    const events = await branchEvents(result.sweep_id!);
-    const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-    expect(scheduled.filter((n) => n === 'replayCandidate' || n === 'replayWave')).toEqual([]);
-    const markers = events.flatMap((e) => localActivityType(e) ?? []);
+    const events = await branchHistory(t, result.sweep_id!);
+    const { scheduled, local: markers } = replayWork(events);
+    expect(scheduled).toEqual([]);
     expect(markers.filter((n) => n === 'replayWave').length).toBeGreaterThanOrEqual(3); // a wave per round at least
     expect(markers).toContain('waveHere');
   });
@@ -116,8 +110,8 @@ describe('waves on the sweep\'s own worker', () => {
         return cliSweep(writeTempConfig(CONFIG_YAML), taskQueue);
       });
       expect(neutralized(result)).toEqual(neutralized(local));
-      const events = await branchEvents(result.sweep_id!);
-      expect(events.flatMap((e) => localActivityType(e) ?? [])).not.toContain('replayWave');
+      const events = await branchHistory(t, result.sweep_id!);
+      expect(replayWork(events).local).not.toContain('replayWave');
       const byEvent = new Map(events.map((e) => [Number(e.eventId), e]));
       const replaysBy = events.flatMap((e) => {
         const started = e.activityTaskStartedEventAttributes;

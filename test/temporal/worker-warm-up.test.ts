@@ -5,9 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replayPool } from '../../activities/replay-pool.js';
-import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
 import { warmUpWorker } from '../../src/cli/temporal/worker-warm-up.js';
-import { spawnSpica, uniqueTaskQueue, useTestTemporal } from './harness.js';
+import { spawnPollingWorker, uniqueTaskQueue, useTestTemporal } from './harness.js';
 
 const t = useTestTemporal();
 
@@ -25,15 +24,8 @@ describe('worker warm-up', () => {
     const taskQueue = uniqueTaskQueue('warm-up');
     const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'spica-warm-cache-'));
     const resultStore = mkdtempSync(path.join(os.tmpdir(), 'spica-warm-results-'));
-    const w = spawnSpica(['worker', '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--cache-dir', cacheDir], {
-      SPICA_RESULT_STORE: resultStore,
-      SPICA_TEST_HOOKS: '',
-    });
+    const w = await spawnPollingWorker(t, taskQueue, ['--cache-dir', cacheDir], { SPICA_RESULT_STORE: resultStore, SPICA_TEST_HOOKS: '' });
     try {
-      for (let i = 0; !hasSweepWorker(await describePollers(t.connection, t.namespace, taskQueue)); i++) {
-        if (w.child.exitCode !== null || i > 1500) throw new Error(`spica worker did not poll:\n${w.output().stderr}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
       expect(w.output().stderr).toMatch(/worker polling task queue .*, warmed up in \d+\.\d s; Ctrl-C to stop/);
       expect(readdirSync(cacheDir)).toEqual([]);
       expect(readdirSync(resultStore)).toEqual([]);
