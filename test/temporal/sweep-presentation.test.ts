@@ -2,7 +2,8 @@
 // computation behind the `progress` query, and the CLI's progress line and result table.
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load.js';
-import { ProgressReporter, progressLine } from '../../src/cli/temporal/sweep-progress.js';
+import { formatDuration, ProgressReporter, progressLine } from '../../src/cli/temporal/sweep-progress.js';
+import { formatSweepStatus } from '../../src/cli/sweeps/sweep-status.js';
 import { formatSweepResult } from '../../src/cli/temporal/sweep-summary.js';
 import { scoreReport, strictSlaViolation, type GoalSpec } from '../../src/search/goal.js';
 import type { StudyState } from '../../src/search/study/branchStudy.js';
@@ -102,6 +103,21 @@ describe('progress', () => {
     bar.finish();
     expect(tty[0]).toMatch(/^\r\x1b\[2K\[#{16}\.{8}\] studying/);
     expect(tty[1]).toBe('\n');
+  });
+  it('the status view counts trials as the progress line does, past the feasible trials wanted too', () => {
+    // Under rapid, `trials_wanted` counts feasible trials: infeasible ones carry the count past it.
+    const p = { ...branchProgress(plan, state, { waves: 2, wave_ms_total: 3000 }, { workflowId: 'x', status: 'running', continued_as_new: 0 }), trials_done: 8 };
+    const sweep = { phase: 'studying' as const, stop_requested: false, branches: [p] };
+    expect(progressLine(sweep)).toContain('trials 8/8');
+    const status = formatSweepStatus({
+      workflowId: 'w', runId: 'r', status: 'RUNNING', startTime: '2026-01-01T00:00:00.000Z', closeTime: null, taskQueue: 'q',
+      model: 'm', hardware: 'h', goal: 'pareto', historyLength: 40, progress: sweep, progress_note: null,
+    });
+    expect(status).toContain('trials 8/8 ');
+  });
+
+  it('durations round once: 119.6 s is 2m00s, not 1m60s', () => {
+    expect([null, 4.4, 59.6, 119.6, 3599.7, 7260].map(formatDuration)).toEqual(['?', '4s', '1m00s', '2m00s', '1h00m', '2h01m']);
   });
 });
 

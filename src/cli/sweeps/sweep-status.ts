@@ -5,6 +5,7 @@
 import type { Client, Connection } from '@temporalio/client';
 import { InputError } from '../../errors.js';
 import { splitOutcome, type BranchProgress, type SweepOutcome, type SweepProgress } from '../../../workflows/sweep-types.js';
+import { formatDuration, trialCount } from '../temporal/sweep-progress.js';
 import { describePollers } from '../temporal/task-queue.js';
 import { liveSweepProgress } from './live-progress.js';
 import { sweepRunSummary, type SweepRunSummary } from './sweep-listing.js';
@@ -51,22 +52,15 @@ export async function sweepStatus(client: Client, connection: Connection, namesp
   }
 }
 
-function duration(seconds: number | null): string {
-  if (seconds === null) return '?';
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-}
-
 function branchLine(b: BranchProgress): string {
   const best = b.best ? `best ${b.best.objective}=${Number(b.best.value.toPrecision(6))} (trial ${b.best.trial})` : 'no feasible trial yet';
   const front = b.pareto_front_size === null ? '' : `, Pareto front ${b.pareto_front_size}`;
   const stop = b.stop_reason ? `, stopped: ${b.stop_reason}` : '';
+  const trials = trialCount([b]);
   return (
-    `  ${b.deployment_mode} [${b.status}] round ${b.round}/${b.max_rounds}, trials ${b.trials_done}/${b.trials_wanted} ` +
+    `  ${b.deployment_mode} [${b.status}] round ${b.round}/${b.max_rounds}, trials ${trials.done}/${trials.wanted} ` +
     `(feasible ${b.feasible}, infeasible ${b.infeasible}, failed ${b.failed}, timed_out ${b.timed_out}, unsupported ${b.unsupported}); ` +
-    `${best}${front}; ETA ${duration(b.eta_seconds)}${stop}`
+    `${best}${front}; ETA ${formatDuration(b.eta_seconds)}${stop}`
   );
 }
 
