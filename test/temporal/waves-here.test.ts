@@ -51,7 +51,7 @@ describe('waves on the sweep\'s own worker', () => {
       { identity: sweepWorkerIdentity(111, 'here'), lastAccessMs: now }, // a `spica sweep`'s worker, exited
       { identity: sweepWorkerIdentity(222, 'here'), lastAccessMs: now }, // one whose sweep runs
       { identity: '111@elsewhere', lastAccessMs: now }, // another host: cannot tell, so alive
-    ];
+    ].map((p) => ({ ...p, buildId: null }));
     const alive = (pid: number) => pid === 222;
     expect(otherLivePollers(pollers, 'me', now, 'here', alive).map((p) => p.identity)).toEqual(['w2', '222@here', '222@here:spica-sweep', '111@elsewhere']);
     expect([sweepWorkerIdentity(222, 'here'), '222@here', 'other-worker'].map(isSweepWorker)).toEqual([true, false, false]);

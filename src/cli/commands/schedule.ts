@@ -83,8 +83,13 @@ async function create(argv: string[], io: CommandIo): Promise<number> {
     }
     const view = scheduleView(await s.client.schedule.getHandle(scheduleId).describe());
     io.stderr(`created schedule ${scheduleId} (cron "${cron}"${timezone ? ` ${timezone}` : ''}); next run ${view.next_runs[0] ?? '-'}\n`);
-    if (!hasSweepWorker(await describePollers(s.connection, s.namespace, taskQueue, { lasting: true }))) {
+    const pollers = await describePollers(s.connection, s.namespace, taskQueue, { lasting: true });
+    if (!hasSweepWorker(pollers)) {
       io.stderr(`warning: no worker polls task queue '${taskQueue}' yet; scheduled runs wait until \`spica worker --task-queue ${taskQueue}\` runs\n`);
+    }
+    // A schedule is not a run: the workers polling when it fires run it. Say now if some are of another build.
+    if (pollers.foreign.length > 0) {
+      io.stderr(`warning: ${pollers.foreign.map((p) => p.identity).join(', ')} poll(s) task queue '${taskQueue}' with another Spica build than this checkout's; scheduled runs they take are not this checkout's answer\n`);
     }
   });
   io.stdout(`${scheduleId}\n`);

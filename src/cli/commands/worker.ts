@@ -8,7 +8,8 @@ import { spicaStore, STORE_OPTION_USAGE, useStoreFlag } from '../../store/select
 import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
-import { DEFAULT_TASK_QUEUE } from '../temporal/task-queue.js';
+import { spicaBuildId } from '../temporal/spica-build.js';
+import { DEFAULT_TASK_QUEUE, describePollers } from '../temporal/task-queue.js';
 
 const usage = `Usage: spica worker [options]
 
@@ -60,9 +61,17 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
   const spica = await createSpicaWorker({ ...opts, connection, wavesHere: true });
   // Before it polls, so that the first sweep handed to it finds its code warm (worker-warm-up.ts).
   const warmUpMs = await warmUpWorker();
+  // Sweeps refuse a task queue that workers of two builds poll (task-queue.ts requireOwnBuild): say so now.
+  const foreign = (await describePollers(connection, opts.namespace, opts.taskQueue).catch(() => null))?.foreign ?? [];
+  if (foreign.length > 0) {
+    io.stderr(
+      `warning: task queue '${opts.taskQueue}' is also polled by worker(s) of another Spica build: ${foreign.map((p) => `${p.identity} (build ${p.buildId ?? 'not reported'})`).join(', ')}; ` +
+        `sweeps refuse to run there until only one build polls\n`,
+    );
+  }
   io.stderr(
     `worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); ` +
-      `${replayPool().size} replay threads, store ${spicaStore().describe()}` +
+      `build ${spicaBuildId()}, ${replayPool().size} replay threads, store ${spicaStore().describe()}` +
       `${warmUpMs === null ? '' : `, warmed up in ${(warmUpMs / 1000).toFixed(1)} s`}; Ctrl-C to stop\n`,
   );
   const stopping = whenAborted(opts.signal).then(() => {

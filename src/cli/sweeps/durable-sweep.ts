@@ -11,7 +11,7 @@ import { sweepFailureError } from './sweep-failure.js';
 import { startSweep } from './sweep-start.js';
 import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
-import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
+import { describePollers, hasSweepWorker, requireOwnBuild } from '../temporal/task-queue.js';
 
 /** `spica sweep` without --local. */
 export async function runDurableSweep(config: SmartSearchConfig, args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
@@ -26,6 +26,7 @@ export async function runDurableSweep(config: SmartSearchConfig, args: SweepArgs
     if (!server || server.reused) {
       connection = await connectClient(address);
       const pollers = await describePollers(connection, namespace, args.taskQueue, { lasting: true });
+      requireOwnBuild(pollers, args.taskQueue);
       if (hasSweepWorker(pollers)) {
         const { runOnPollingWorkers } = await import('./handed-over-sweep.js');
         return await runOnPollingWorkers(config, args, io, signal, { ...target, connection, workers: pollers.workflowPollers }, started);

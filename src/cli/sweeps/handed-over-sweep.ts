@@ -76,8 +76,8 @@ export async function followHandedOverRun(
       return outcome;
     }
     const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
-    // The workers may run another checkout of Spica (started before a pull): say so when their
-    // simulator is not this one's, whose figures the user would expect.
+    // The run was handed to workers of this build (task-queue.ts requireOwnBuild), but one of another
+    // build may have joined since: say so when the simulator that replayed is not this one's.
     if (result.simulator_version !== SIMULATOR_VERSION) {
       io.stderr(`warning: the workers replayed with simulator ${result.simulator_version}, this checkout has ${SIMULATOR_VERSION}; restart them to use it\n`);
     }

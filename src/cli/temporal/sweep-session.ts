@@ -13,7 +13,7 @@ import { devServerAddress, loadDevServerConfig } from './dev-config.js';
 import { startDevServer, type DevServerHandle } from './dev-server.js';
 import { isTemporalReachable } from './reachability.js';
 import { ensureSearchAttributes } from './search-attribute-registration.js';
-import { describePollers, hasSweepWorker } from './task-queue.js';
+import { describePollers, hasSweepWorker, requireOwnBuild } from './task-queue.js';
 
 export interface SweepTarget {
   address: string;
@@ -47,9 +47,11 @@ export async function registerSweepAttributes(connection: Connection | NativeCon
   for (const w of outcome.warnings) io.stderr(`warning: ${w}\n`);
 }
 
-/** A detached start needs a worker already polling the task queue (Clarification A: else exit 3). */
+/** A detached start needs a worker of this build already polling the task queue (Clarification A: else exit 3). */
 export async function requireSweepWorker(connection: Connection, namespace: string, taskQueue: string, address: string): Promise<void> {
-  if (!hasSweepWorker(await describePollers(connection, namespace, taskQueue, { lasting: true }))) {
+  const pollers = await describePollers(connection, namespace, taskQueue, { lasting: true });
+  requireOwnBuild(pollers, taskQueue);
+  if (!hasSweepWorker(pollers)) {
     throw new TemporalUnavailable(
       `--detach needs a worker polling task queue '${taskQueue}' on ${address}, and none is; start one with \`spica worker --address ${address} --task-queue ${taskQueue}\` (and the server with \`spica server\` if needed)`,
     );

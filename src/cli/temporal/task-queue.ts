@@ -4,6 +4,8 @@
 import os from 'node:os';
 import type { Connection } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
+import { TemporalUnavailable } from '../../errors.js';
+import { spicaBuildId } from './spica-build.js';
 
 // temporal.api.enums.v1 numbers: TaskQueueKind NORMAL = 1; TaskQueueType WORKFLOW = 1, ACTIVITY = 2.
 const KIND_NORMAL = 1;
@@ -16,6 +18,8 @@ export const DEFAULT_TASK_QUEUE = 'spica';
 export interface TaskQueuePollers {
   workflowPollers: number;
   activityPollers: number;
+  /** Live workers of any kind whose build is not this checkout's (spica-build.ts), one entry per identity. */
+  foreign: TaskQueuePoller[];
 }
 
 /**
@@ -31,12 +35,30 @@ export async function describePollers(
   taskQueue: string,
   opts: { lasting?: boolean } = {},
 ): Promise<TaskQueuePollers> {
-  const live = async (type: PollerType) => {
-    const pollers = otherLivePollers(await taskQueuePollers(connection, namespace, taskQueue, type), '', Date.now(), os.hostname(), pidAlive);
-    return (opts.lasting ? pollers.filter((p) => !isSweepWorker(p.identity)) : pollers).length;
-  };
-  const [workflowPollers, activityPollers] = await Promise.all([live('workflow'), live('activity')]);
-  return { workflowPollers, activityPollers };
+  const live = async (type: PollerType) => otherLivePollers(await taskQueuePollers(connection, namespace, taskQueue, type), '', Date.now(), os.hostname(), pidAlive);
+  const [workflow, activity] = await Promise.all([live('workflow'), live('activity')]);
+  const count = (pollers: TaskQueuePoller[]) => (opts.lasting ? pollers.filter((p) => !isSweepWorker(p.identity)) : pollers).length;
+  return { workflowPollers: count(workflow), activityPollers: count(activity), foreign: foreignBuilds([...workflow, ...activity], spicaBuildId()) };
+}
+
+/** The pollers whose build is not `build` (none reported counts as another), one per identity. */
+export function foreignBuilds(pollers: readonly TaskQueuePoller[], build: string): TaskQueuePoller[] {
+  const byIdentity = new Map<string, TaskQueuePoller>();
+  for (const p of pollers) if (p.buildId !== build && !byIdentity.has(p.identity)) byIdentity.set(p.identity, p);
+  return [...byIdentity.values()];
+}
+
+/**
+ * Refuses (exit 3) to start or follow a run on a task queue that live workers of another Spica build
+ * poll: they would take some of its workflow tasks and replays, and the answer would mix two builds.
+ */
+export function requireOwnBuild(pollers: TaskQueuePollers, taskQueue: string): void {
+  if (pollers.foreign.length === 0) return;
+  const seen = pollers.foreign.map((p) => `${p.identity} (build ${p.buildId ?? 'not reported'})`).join(', ');
+  throw new TemporalUnavailable(
+    `task queue '${taskQueue}' is polled by worker(s) of another Spica build than this checkout's (${spicaBuildId()}): ${seen}; ` +
+      `their replays and optimizer would not be this checkout's. Restart them from this checkout, stop them, or run on another task queue (--task-queue)`,
+  );
 }
 
 /** Both workflow and activity pollers are needed for a sweep to make progress. */
@@ -49,6 +71,8 @@ export interface TaskQueuePoller {
   identity: string;
   /** Epoch ms of its last poll request. */
   lastAccessMs: number;
+  /** The build id the worker reports (a Spica worker: spica-build.ts); null when none. */
+  buildId: string | null;
 }
 
 /**
@@ -114,6 +138,7 @@ export async function taskQueuePollers(connection: Connection | NativeConnection
   return (res.pollers ?? []).map((p) => ({
     identity: p.identity ?? '',
     lastAccessMs: Number(p.lastAccessTime?.seconds ?? 0) * 1000 + Math.floor((p.lastAccessTime?.nanos ?? 0) / 1e6),
+    buildId: p.workerVersionCapabilities?.buildId || p.deploymentOptions?.buildId || null,
   }));
 }
 

@@ -22,6 +22,7 @@ import { askAndMaterializeAsking, waveHereOn } from '../../../activities/wave-he
 import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
 import { connectWorker } from './worker-connection.js';
 import { SpicaSdkWorker } from './sdk-worker.js';
+import { spicaBuildId } from './spica-build.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 
 let runtimeInstalled = false;
@@ -171,6 +172,8 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
       // The SDK's in-thread workflow sandbox is its `debugMode` (also what runReplayHistory uses).
       ...(opts.workflowsOnMainThread ? { debugMode: true } : {}),
       identity,
+      // Reported with every poll: sweeps hand their runs only to workers of their own build (spica-build.ts).
+      buildId: spicaBuildId(),
     });
     if (opts.workflowsOnMainThread) lightenMainThreadSandbox(worker);
     return { worker, connection, taskQueue, close: async () => (ownsConnection ? connection.close() : undefined) };
