@@ -39,7 +39,25 @@ const SUMMARIES: Record<string, string> = {
   deploy: 'write Kubernetes (Dynamo) and launch-script files for a candidate',
 };
 
+let closedPipesQuiet = false;
+
+/**
+ * A reader that goes away early (`spica … --json | head -c 200`) makes the next write fail with EPIPE,
+ * which node raises as an uncaught 'error' event: a stack trace instead of the command's own ending.
+ * The output has nobody to reach, so it is dropped and the command finishes with its own exit code.
+ */
+function quietOnClosedPipes(): void {
+  if (closedPipesQuiet) return;
+  closedPipesQuiet = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    });
+  }
+}
+
 export function defaultIo(): CommandIo {
+  quietOnClosedPipes();
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
