@@ -1,6 +1,7 @@
 // A sweep runs on workers of its own build only (src/cli/temporal/spica-build.ts): with a worker of
 // another checkout polling its task queue, `spica sweep` (own worker or handed over) and `--detach`
-// refuse with exit 3 and start nothing, since that worker would take some of the run's tasks.
+// refuse with exit 3 and start nothing, since that worker would take some of the run's tasks; a
+// `spica worker` joining such a queue warns.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { main } from '../../src/cli/main.js';
 import { buildIdOf, spicaBuildId } from '../../src/cli/temporal/spica-build.js';
 import { describePollers, foreignBuilds } from '../../src/cli/temporal/task-queue.js';
 import { createSpicaWorker, spicaReplayOptions } from '../../src/cli/temporal/worker.js';
-import { captureIo, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
+import { captureIo, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
 
 const t = useTestTemporal();
 const file = (path: string, text: string) => ({ path, content: new TextEncoder().encode(text) });
@@ -49,7 +50,7 @@ describe('build id', () => {
 });
 
 describe('a task queue polled by a worker of another build', () => {
-  it('spica sweep and --detach exit 3, name that worker and start nothing, with or without a worker of this build beside it', async () => {
+  it('spica sweep and --detach exit 3, name that worker and start nothing, with or without a worker of this build beside it; spica worker warns', async () => {
     const taskQueue = uniqueTaskQueue('foreign');
     const config = writeTempConfig(TINY_CONFIG_YAML);
     const olderConnection = await NativeConnection.connect({ address: t.address });
@@ -78,6 +79,19 @@ describe('a task queue polled by a worker of another build', () => {
         }
         await refused([]);
         await refused(['--detach']);
+        // A `spica worker` joining that queue says so before it polls.
+        const joining = spawnSpica(['worker', '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--concurrency', '1']);
+        try {
+          for (let i = 0; !joining.output().stderr.includes('worker polling'); i++) {
+            if (joining.child.exitCode !== null || i > 600) throw new Error(`spica worker did not start:\n${joining.output().stderr}`);
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          expect(joining.output().stderr).toMatch(/warning: task queue '[^']+' is also polled by worker\(s\) of another Spica build: older-checkout@elsewhere \(build spica-00000000000000aa\)/);
+          expect(joining.output().stderr).toContain(`build ${spicaBuildId()}`);
+        } finally {
+          joining.child.kill('SIGTERM');
+          await joining.exited;
+        }
         // A worker of this build polling too: the run would be handed over, and still reach the other.
         const own = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue });
         try {
