@@ -2,6 +2,9 @@
 // another checkout polling its task queue, `spica sweep` (own worker or handed over) and `--detach`
 // refuse with exit 3 and start nothing, since that worker would take some of the run's tasks; a
 // `spica worker` joining such a queue warns.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +26,23 @@ describe('build id', () => {
     expect(buildIdOf([file('src/b.ts', 'x'), a[1]])).not.toBe(buildIdOf(a));
     // Path and content are delimited: moving a character across the boundary changes the id.
     expect(buildIdOf([file('src/a.tsx', '')])).not.toBe(buildIdOf([file('src/a.ts', 'x')]));
+  });
+
+  it('reads the inputs from a checkout: same files, same id on any copy; a missing input is no error; editor leftovers do not count', () => {
+    const checkout = (yaml: string, extra: Record<string, string> = {}) => {
+      const root = mkdtempSync(path.join(os.tmpdir(), 'spica-build-'));
+      const files = { 'src/cli/main.ts': 'export {};', 'systems/h100_sxm.yaml': yaml, ...extra };
+      for (const [rel, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        writeFileSync(path.join(root, rel), text);
+      }
+      return spicaBuildId(root);
+    };
+    const id = checkout('gpu: h100');
+    expect(checkout('gpu: h100')).toBe(id);
+    expect(checkout('gpu: h100', { 'src/cli/.main.ts.swp': 'x', 'systems/notes.txt': 'y' })).toBe(id);
+    expect(checkout('gpu: h200')).not.toBe(id);
+    expect(checkout('gpu: h100', { 'package-lock.json': '{}' })).not.toBe(id);
   });
 
   it("this checkout's id is stable in a process and is what its workers report", async () => {

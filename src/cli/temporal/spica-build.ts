@@ -38,7 +38,14 @@ function buildFiles(root: string): BuildFile[] {
       else if (COUNTED.test(entry.name)) add(child);
     }
   };
-  for (const input of BUILD_INPUTS) (input.includes('.') ? add : walk)(input);
+  for (const input of BUILD_INPUTS) {
+    try {
+      (input.includes('.') ? add : walk)(input);
+    } catch (err) {
+      // An install without one of them (no lock file, say) still has one id, the same on every copy.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
   return files;
 }
 
