@@ -1,7 +1,7 @@
 // A sweep runs on workers of its own build only (src/cli/temporal/spica-build.ts): with a worker of
 // another checkout polling its task queue, `spica sweep` (own worker or handed over) and `--detach`
 // refuse with exit 3 and start nothing, since that worker would take some of the run's tasks; a
-// `spica worker` joining such a queue warns.
+// `spica worker` joining such a queue and `spica schedule create` for it warn.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,7 +70,7 @@ describe('build id', () => {
 });
 
 describe('a task queue polled by a worker of another build', () => {
-  it('spica sweep and --detach exit 3, name that worker and start nothing, with or without a worker of this build beside it; spica worker warns', async () => {
+  it('spica sweep and --detach exit 3, name that worker and start nothing, with or without a worker of this build beside it; spica worker and schedule create warn', async () => {
     const taskQueue = uniqueTaskQueue('foreign');
     const config = writeTempConfig(TINY_CONFIG_YAML);
     const olderConnection = await NativeConnection.connect({ address: t.address });
@@ -99,6 +99,12 @@ describe('a task queue polled by a worker of another build', () => {
         }
         await refused([]);
         await refused(['--detach']);
+        // A schedule is created (it is not a run), with a warning naming that worker.
+        const scheduleId = `sched-${taskQueue}`;
+        const schedule = captureIo();
+        expect(await main(['schedule', 'create', config, '--cron', '0 2 * * *', '--id', scheduleId, '--task-queue', taskQueue, '--address', t.address, '--namespace', t.namespace], schedule.io)).toBe(0);
+        expect(schedule.out.stderr).toContain('another Spica build: older-checkout@elsewhere (build spica-00000000000000aa); scheduled runs they take');
+        await t.client.schedule.getHandle(scheduleId).delete();
         // A `spica worker` joining that queue says so before it polls.
         const joining = spawnSpica(['worker', '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--concurrency', '1']);
         try {

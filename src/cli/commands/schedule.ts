@@ -7,7 +7,7 @@ import { InputError } from '../../errors.js';
 import { loadConfigFile } from '../../config/load.js';
 import { SWEEP_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes.js';
 import { ensureSearchAttributes } from '../temporal/search-attribute-registration.js';
-import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
+import { describePollers, foreignList, hasSweepWorker } from '../temporal/task-queue.js';
 import { DEFAULT_TASK_QUEUE } from '../temporal/task-queue.js';
 import { withManagementSession, type ManagementSession } from '../sweeps/management-session.js';
 import {
@@ -89,7 +89,7 @@ async function create(argv: string[], io: CommandIo): Promise<number> {
     }
     // A schedule is not a run: the workers polling when it fires run it. Say now if some are of another build.
     if (pollers.foreign.length > 0) {
-      io.stderr(`warning: ${pollers.foreign.map((p) => p.identity).join(', ')} poll(s) task queue '${taskQueue}' with another Spica build than this checkout's; scheduled runs they take are not this checkout's answer\n`);
+      io.stderr(`warning: task queue '${taskQueue}' is also polled by worker(s) of another Spica build: ${foreignList(pollers.foreign)}; scheduled runs they take are not this checkout's answer\n`);
     }
   });
   io.stdout(`${scheduleId}\n`);

@@ -9,7 +9,7 @@ import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { spicaBuildId } from '../temporal/spica-build.js';
-import { DEFAULT_TASK_QUEUE, describePollers } from '../temporal/task-queue.js';
+import { DEFAULT_TASK_QUEUE, describePollers, foreignList } from '../temporal/task-queue.js';
 
 const usage = `Usage: spica worker [options]
 
@@ -65,7 +65,7 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
   const foreign = (await describePollers(connection, opts.namespace, opts.taskQueue).catch(() => null))?.foreign ?? [];
   if (foreign.length > 0) {
     io.stderr(
-      `warning: task queue '${opts.taskQueue}' is also polled by worker(s) of another Spica build: ${foreign.map((p) => `${p.identity} (build ${p.buildId ?? 'not reported'})`).join(', ')}; ` +
+      `warning: task queue '${opts.taskQueue}' is also polled by worker(s) of another Spica build: ${foreignList(foreign)}; ` +
         `sweeps refuse to run there until only one build polls\n`,
     );
   }

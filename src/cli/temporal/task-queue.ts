@@ -48,15 +48,19 @@ export function foreignBuilds(pollers: readonly TaskQueuePoller[], build: string
   return [...byIdentity.values()];
 }
 
+/** `identity (build id)`, comma-separated: the workers of another build, as the messages name them. */
+export function foreignList(foreign: readonly TaskQueuePoller[]): string {
+  return foreign.map((p) => `${p.identity} (build ${p.buildId ?? 'not reported'})`).join(', ');
+}
+
 /**
  * Refuses (exit 3) to start or follow a run on a task queue that live workers of another Spica build
  * poll: they would take some of its workflow tasks and replays, and the answer would mix two builds.
  */
 export function requireOwnBuild(pollers: TaskQueuePollers, taskQueue: string): void {
   if (pollers.foreign.length === 0) return;
-  const seen = pollers.foreign.map((p) => `${p.identity} (build ${p.buildId ?? 'not reported'})`).join(', ');
   throw new TemporalUnavailable(
-    `task queue '${taskQueue}' is polled by worker(s) of another Spica build than this checkout's (${spicaBuildId()}): ${seen}; ` +
+    `task queue '${taskQueue}' is polled by worker(s) of another Spica build than this checkout's (${spicaBuildId()}): ${foreignList(pollers.foreign)}; ` +
       `their replays and optimizer would not be this checkout's. Restart them from this checkout, stop them, or run on another task queue (--task-queue)`,
   );
 }
