@@ -3,7 +3,7 @@
 // against the strict v1 schema (parsed without zod's JIT: the same checks, one parse per process).
 import { describe, expect, it } from 'vitest';
 import { runLocalSweep } from '../../activities/local-sweep.js';
-import { resolveSweepOutcome } from '../../src/cli/sweeps/sweep-outcome.js';
+import { completedMeanwhile, resolveSweepOutcome } from '../../src/cli/sweeps/sweep-outcome.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { TemporalUnavailable } from '../../src/errors.js';
 import { SweepResultSchema, type SweepResult } from '../../src/search/sweepResult.js';
@@ -31,5 +31,21 @@ describe('resolveSweepOutcome', () => {
     expect((err as Error).message).toMatch(/^sweep wf-2 returned something that is not a SweepResult v1 \(/);
     expect((err as Error).message).toMatch(/counts\.feasible: /);
     expect((err as Error).message).toMatch(/extra/);
+  });
+});
+
+describe('completedMeanwhile (a Ctrl-C that falls after the run completed)', () => {
+  const handle = (status: string | Error) => ({
+    describe: async () => {
+      if (status instanceof Error) throw status;
+      return { status: { name: status } };
+    },
+  });
+  it('hands back the result of a completed run, and nothing for a run still going or ended otherwise', async () => {
+    expect(await completedMeanwhile(handle('COMPLETED'), Promise.resolve('the result'))).toBe('the result');
+    const pending = new Promise<string>(() => undefined);
+    for (const status of ['RUNNING', 'TERMINATED', 'FAILED']) expect(await completedMeanwhile(handle(status), pending)).toBeNull();
+    // The server unreachable at that moment: the run is not known to have completed.
+    expect(await completedMeanwhile(handle(new Error('unavailable')), pending)).toBeNull();
   });
 });

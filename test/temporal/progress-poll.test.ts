@@ -2,7 +2,7 @@
 // kept the process alive for up to a second after it printed the result.
 import { describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
-import { reportProgress } from '../../src/cli/sweeps/progress-report.js';
+import { reportProgress, type FollowOutcome } from '../../src/cli/sweeps/progress-report.js';
 import { liveSweepProgress } from '../../src/cli/sweeps/live-progress.js';
 import { EVERY_ROUND_SIGNALS } from '../../workflows/branch-study.js';
 import type { BranchProgress, SweepProgress } from '../../workflows/sweep-types.js';
@@ -13,7 +13,7 @@ describe('spica sweep progress polling', () => {
   it('leaves no timer behind once the sweep is done', async () => {
     const before = timers();
     let finish!: () => void;
-    const done = new Promise<void>((r) => (finish = r));
+    const done = new Promise<FollowOutcome>((r) => (finish = () => r({ interrupted: true })));
     let queries = 0;
     const handle = {
       // Every query fails (no workflow task yet): the loop waits for its next tick or for `done`.
@@ -30,6 +30,21 @@ describe('spica sweep progress polling', () => {
     await polling;
     expect(queries).toBeGreaterThan(0);
     expect(timers()).toBe(before);
+  });
+
+  it('a Ctrl-C does not wait for a query nobody answers, nor asks for a final one', async () => {
+    let queries = 0;
+    // No worker polls: the query would wait for its deadline (a minute).
+    const handle = { query: () => (queries++, new Promise<SweepProgress>(() => undefined)) };
+    let interrupt!: () => void;
+    const done = new Promise<FollowOutcome>((r) => (interrupt = () => r({ interrupted: true })));
+    const stderr: string[] = [];
+    const polling = reportProgress({} as Client, handle as never, { stdout: () => undefined, stderr: (t) => stderr.push(t), isTty: false }, done);
+    await new Promise((r) => setImmediate(r));
+    expect(queries).toBe(1);
+    interrupt();
+    await polling; // returns: the test would time out otherwise
+    expect(queries).toBe(1);
   });
 
   // The parent hears from a branch every round up to EVERY_ROUND_SIGNALS: until then its figures are the

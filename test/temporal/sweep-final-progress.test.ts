@@ -74,7 +74,7 @@ describe('spica sweep final progress', () => {
   it('prints the final line from the result without querying once the run is done', async () => {
     const { calls, done, handle } = countingHandle(workflowId, { result: outcome });
     const { io, out } = captureIo();
-    await withSpicaWorker(t, taskQueue, () => reportProgress(t.client, handle, io, done, (o) => splitOutcome(o.result).progress));
+    await withSpicaWorker(t, taskQueue, () => reportProgress(t.client, handle, io, done));
     expect(calls).toEqual({ before: 1, after: 0 });
     expect(progressLines(out.stderr).at(-1)).toBe(`progress: ${progressLine(queried)}`);
   });
@@ -83,7 +83,7 @@ describe('spica sweep final progress', () => {
     const { outcome: bare } = splitOutcome(outcome);
     const { calls, done, handle } = countingHandle(workflowId, { result: bare as SweepOutcome });
     const { io, out } = captureIo();
-    await withSpicaWorker(t, taskQueue, () => reportProgress(t.client, handle, io, done, (o) => splitOutcome(o.result).progress));
+    await withSpicaWorker(t, taskQueue, () => reportProgress(t.client, handle, io, done));
     expect(calls).toEqual({ before: 1, after: 1 });
     expect(progressLines(out.stderr).at(-1)).toBe(`progress: ${progressLine(queried)}`);
   });

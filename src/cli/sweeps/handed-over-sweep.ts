@@ -10,11 +10,10 @@ import type { SmartSearchConfig } from '../../config/schema.js';
 import { SIMULATOR_VERSION } from '../../replay/report.js';
 import type { SweepResult } from '../../search/sweepResult.js';
 import type { sweep } from '../../../workflows/sweep.js';
-import { splitOutcome } from '../../../workflows/sweep-types.js';
 import { emitSweepResult } from './emit-result.js';
 import type { WorkerTarget } from './in-process-sweep.js';
 import { reportProgress } from './progress-report.js';
-import { resolveSweepOutcome } from './sweep-outcome.js';
+import { completedMeanwhile, resolveSweepOutcome } from './sweep-outcome.js';
 import { prepareSweepStart } from './sweep-start.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
@@ -60,20 +59,26 @@ export async function followHandedOverRun(
   target: HandOverTarget,
 ): Promise<{ result: SweepResult } | { interrupted: true }> {
   io.stderr(`run by the worker(s) polling task queue '${target.taskQueue}' (${target.workers} seen)\n`);
+  const finished = handle.result();
   const settled = Promise.race([
-    handle.result().then((result) => ({ result })),
+    finished.then((result) => ({ result })),
     whenAborted(signal).then(() => ({ interrupted: true as const })),
   ]);
   const keeper = keepAWorker(target, settled, io);
   try {
-    await reportProgress(client, handle, io, settled, (o) => ('result' in o ? splitOutcome(o.result).progress : null));
-    const outcome = await settled;
+    await reportProgress(client, handle, io, settled);
+    let outcome = await settled;
     if ('interrupted' in outcome) {
-      io.stderr(
-        `interrupted; workflow ${handle.workflowId} keeps running on the workers of task queue '${target.taskQueue}': ` +
-          `\`spica status ${handle.workflowId}\` shows it, \`spica result ${handle.workflowId}\` prints its result\n`,
-      );
-      return outcome;
+      const value = await completedMeanwhile(handle, finished);
+      if (value === null) {
+        io.stderr(
+          `interrupted; workflow ${handle.workflowId} keeps running on the workers of task queue '${target.taskQueue}': ` +
+            `\`spica status ${handle.workflowId}\` shows it, \`spica result ${handle.workflowId}\` prints its result\n`,
+        );
+        return outcome;
+      }
+      io.stderr(`interrupted, but workflow ${handle.workflowId} had completed: its result follows\n`);
+      outcome = { result: value };
     }
     const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
     // The run was handed to workers of this build (task-queue.ts requireOwnBuild), but one of another

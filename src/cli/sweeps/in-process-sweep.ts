@@ -10,10 +10,9 @@ import type { SweepArgs } from '../commands/sweep.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import type { SweepResult } from '../../search/sweepResult.js';
 import type { sweep } from '../../../workflows/sweep.js';
-import { splitOutcome } from '../../../workflows/sweep-types.js';
 import { emitSweepResult } from './emit-result.js';
 import { reportProgress } from './progress-report.js';
-import { resolveSweepOutcome } from './sweep-outcome.js';
+import { completedMeanwhile, resolveSweepOutcome } from './sweep-outcome.js';
 import { prepareSweepStart } from './sweep-start.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
@@ -96,10 +95,15 @@ export async function runOnOwnWorker(
         finished.then((result) => ({ result })),
         whenAborted(signal).then(() => ({ interrupted: true as const })),
       ]);
-      await reportProgress(client, handle, io, race, (o) => ('result' in o ? splitOutcome(o.result).progress : null));
+      await reportProgress(client, handle, io, race);
       return race;
     });
     if ('interrupted' in outcome) {
+      const value = await completedMeanwhile(handle, finished);
+      if (value !== null) {
+        io.stderr(`interrupted, but workflow ${handle.workflowId} had completed: its result follows\n`);
+        return { result: await resolveSweepOutcome(value, handle.workflowId) };
+      }
       io.stderr(
         `interrupted; workflow ${handle.workflowId} stays on the server and resumes when a worker runs ` +
           `(\`spica server\` + \`spica worker\`)\n`,

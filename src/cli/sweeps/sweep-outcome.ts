@@ -37,6 +37,19 @@ export async function resolveSweepOutcome(value: SweepOutcome, workflowId: strin
   return parsed.data;
 }
 
+/**
+ * After a Ctrl-C: the run's return value when it had completed already (the interrupt fell between its
+ * end and this process reading the result), so the user gets the result rather than word that the run
+ * goes on; null when it did not complete (still running, or ended otherwise).
+ */
+export async function completedMeanwhile<T>(handle: { describe(): Promise<{ status: { name: string } }> }, finished: Promise<T>): Promise<T | null> {
+  const status = await handle.describe().then(
+    (d) => d.status.name,
+    () => null,
+  );
+  return status === 'COMPLETED' ? finished : null;
+}
+
 export interface FetchOptions {
   /** Wait for a running sweep to finish instead of failing with exit 2. */
   wait?: boolean;
