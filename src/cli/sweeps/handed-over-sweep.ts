@@ -13,7 +13,7 @@ import type { sweep } from '../../../workflows/sweep.js';
 import { emitSweepResult } from './emit-result.js';
 import type { WorkerTarget } from './in-process-sweep.js';
 import { reportProgress } from './progress-report.js';
-import { completedMeanwhile, resolveSweepOutcome } from './sweep-outcome.js';
+import { afterInterrupt, resolveSweepOutcome } from './sweep-outcome.js';
 import { prepareSweepStart } from './sweep-start.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
@@ -69,15 +69,11 @@ export async function followHandedOverRun(
     await reportProgress(client, handle, io, settled);
     let outcome = await settled;
     if ('interrupted' in outcome) {
-      const value = await completedMeanwhile(handle, finished);
-      if (value === null) {
-        io.stderr(
-          `interrupted; workflow ${handle.workflowId} keeps running on the workers of task queue '${target.taskQueue}': ` +
-            `\`spica status ${handle.workflowId}\` shows it, \`spica result ${handle.workflowId}\` prints its result\n`,
-        );
-        return outcome;
-      }
-      io.stderr(`interrupted, but workflow ${handle.workflowId} had completed: its result follows\n`);
+      const goesOn =
+        `keeps running on the workers of task queue '${target.taskQueue}': ` +
+        `\`spica status ${handle.workflowId}\` shows it, \`spica result ${handle.workflowId}\` prints its result`;
+      const value = await afterInterrupt(handle, finished, io, goesOn);
+      if (value === null) return outcome;
       outcome = { result: value };
     }
     const result = await resolveSweepOutcome(outcome.result, handle.workflowId);

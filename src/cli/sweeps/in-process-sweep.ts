@@ -12,7 +12,7 @@ import type { SweepResult } from '../../search/sweepResult.js';
 import type { sweep } from '../../../workflows/sweep.js';
 import { emitSweepResult } from './emit-result.js';
 import { reportProgress } from './progress-report.js';
-import { completedMeanwhile, resolveSweepOutcome } from './sweep-outcome.js';
+import { afterInterrupt, resolveSweepOutcome } from './sweep-outcome.js';
 import { prepareSweepStart } from './sweep-start.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
@@ -99,16 +99,8 @@ export async function runOnOwnWorker(
       return race;
     });
     if ('interrupted' in outcome) {
-      const value = await completedMeanwhile(handle, finished);
-      if (value !== null) {
-        io.stderr(`interrupted, but workflow ${handle.workflowId} had completed: its result follows\n`);
-        return { result: await resolveSweepOutcome(value, handle.workflowId) };
-      }
-      io.stderr(
-        `interrupted; workflow ${handle.workflowId} stays on the server and resumes when a worker runs ` +
-          `(\`spica server\` + \`spica worker\`)\n`,
-      );
-      return outcome;
+      const value = await afterInterrupt(handle, finished, io, 'stays on the server and resumes when a worker runs (`spica server` + `spica worker`)');
+      return value === null ? outcome : { result: await resolveSweepOutcome(value, handle.workflowId) };
     }
     return { result: await resolveSweepOutcome(outcome.result, handle.workflowId) };
   } finally {

@@ -50,6 +50,21 @@ export async function completedMeanwhile<T>(handle: { describe(): Promise<{ stat
   return status === 'COMPLETED' ? finished : null;
 }
 
+/**
+ * What this process says after a Ctrl-C: the run's return value if it had completed meanwhile (with a
+ * line saying the result follows), else null after `goesOn`, the line saying where the run continues.
+ */
+export async function afterInterrupt<T>(
+  handle: { workflowId: string; describe(): Promise<{ status: { name: string } }> },
+  finished: Promise<T>,
+  io: { stderr: (text: string) => void },
+  goesOn: string,
+): Promise<T | null> {
+  const value = await completedMeanwhile(handle, finished);
+  io.stderr(value === null ? `interrupted; workflow ${handle.workflowId} ${goesOn}\n` : `interrupted, but workflow ${handle.workflowId} had completed: its result follows\n`);
+  return value;
+}
+
 export interface FetchOptions {
   /** Wait for a running sweep to finish instead of failing with exit 2. */
   wait?: boolean;
