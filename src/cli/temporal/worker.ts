@@ -22,6 +22,7 @@ import { askAndMaterializeAsking, waveHereOn } from '../../../activities/wave-he
 import { workflowBundle } from '../../../scripts/build/workflow-bundle.mjs';
 import { connectWorker } from './worker-connection.js';
 import { SpicaSdkWorker } from './sdk-worker.js';
+import { ServerOutageLog } from './server-outage-log.js';
 import { spicaBuildId } from './spica-build.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 
@@ -52,14 +53,19 @@ export function spicaLogLine(entry: LogEntry): string {
 /**
  * Installs the SDK runtime with a logger at `level` (default WARN) writing to stderr. The Rust core's
  * own logs (payload-size warnings, …) are forwarded to that logger too: left to the core they print
- * on stdout, ahead of a `--json` document. Later calls are no-ops.
+ * on stdout, ahead of a `--json` document; their retry warnings while the server is unreachable are
+ * condensed (server-outage-log.ts). Later calls are no-ops.
  */
 export function installQuietRuntime(level: LogLevel = 'WARN'): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  const outages = new ServerOutageLog();
   try {
     Runtime.install({
-      logger: new DefaultLogger(level, (entry) => process.stderr.write(spicaLogLine(entry))),
+      logger: new DefaultLogger(level, (entry) => {
+        const line = outages.line(entry, Date.now(), spicaLogLine);
+        if (line !== null) process.stderr.write(line);
+      }),
       telemetryOptions: { logging: { forward: {}, filter: { core: level, other: level } } },
       // Commands handle SIGINT/SIGTERM themselves (stop worker, then the embedded server, in order).
       shutdownSignals: [],
