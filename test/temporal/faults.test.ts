@@ -6,9 +6,11 @@
 // (2) two worker processes with one activity slot each share the replays of a wave; one is SIGKILLed
 //     mid-wave and the other finishes the sweep with the same result;
 // (3) the dev server itself is killed mid-round and restarted on the same port and SQLite file: the
-//     sweep moves on within 60 s and completes (the in-process worker rides out the outage).
+//     sweep moves on within 60 s and completes (the in-process worker rides out the outage);
+// (4) the server is killed under a `spica sweep` process for good: exit 3, saying where the run is,
+//     the SDK's retry warnings condensed to a line or two.
 // Replays take a few hundred ms each so the faults land while waves are in flight.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
@@ -284,4 +286,32 @@ describe('durable sweep faults', () => {
       delete process.env.SPICA_CACHE_DIR;
     }
   }, 120_000);
+
+  it('the server dies for good under `spica sweep`: exit 3 naming the run, the retry warnings condensed', async () => {
+    const server = await startDevServer(
+      { ...loadDevServerConfig(), port: await freePort(), ui: { enabled: false }, db_filename: null, log_level: 'error', startup_timeout_seconds: 90 },
+      { cliPath: inject('temporalCliPath'), reuse: false },
+    );
+    const file = path.join(tempDir('spica-lost-server-'), 'sweep.yaml');
+    writeFileSync(file, FAULT_CONFIG_YAML.replace('max_rounds: 5', 'max_rounds: 40'));
+    const sweeping = spawnSpica(['sweep', file, '--address', server.address, '--task-queue', uniqueTaskQueue('lost-server')], {
+      SPICA_CACHE_DIR: tempDir('spica-cache-lost-'),
+    });
+    try {
+      await expect.poll(() => /trials [1-9]\d*\//.test(sweeping.output().stderr), { timeout: 60_000, interval: 100 }).toBe(true);
+      const workflowId = /workflow id: (\S+)/.exec(sweeping.output().stderr)![1];
+      process.kill(server.pid!, 'SIGKILL');
+      expect(await sweeping.exited).toBe(3);
+      const { stderr } = sweeping.output();
+      expect(stderr).toContain(`Temporal call failed at ${server.address}`);
+      expect(stderr).toContain(`the run ${workflowId} stays on the server (unless it keeps no state) and goes on once the server and a worker run again: \`spica status ${workflowId}\``);
+      // Before: a multi-line WARN per retried call, a dozen a second; now one line per outage (and a sum every 30 s).
+      expect(stderr).not.toContain('sdkComponent');
+      expect(stderr.match(/\[WARN\]/g)?.length ?? 0).toBeLessThanOrEqual(3);
+    } finally {
+      sweeping.child.kill('SIGKILL');
+      await sweeping.exited;
+      await server.stop();
+    }
+  }, 150_000);
 });

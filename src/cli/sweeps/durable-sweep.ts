@@ -13,12 +13,14 @@ import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
 import { describePollers, hasSweepWorker, requireOwnBuild } from '../temporal/task-queue.js';
 
+const NOT_STARTED = '(not started)';
+
 /** `spica sweep` without --local. */
 export async function runDurableSweep(config: SmartSearchConfig, args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
   const { address, namespace, server } = await openSweepTarget({ address: args.address, namespace: args.namespace, detach: args.detach, io });
   if (args.detach) return runDetached(config, args, io, address, namespace);
   const target = { address, namespace, taskQueue: args.taskQueue };
-  let workflowId = args.id ?? '(not started)';
+  let workflowId = NOT_STARTED;
   const started = (id: string) => (workflowId = id);
   let connection: Connection | undefined;
   try {
@@ -37,9 +39,13 @@ export async function runDurableSweep(config: SmartSearchConfig, args: SweepArgs
     const { runInProcessSweep } = await import('./in-process-sweep.js');
     return await runInProcessSweep(config, args, io, signal, target, started);
   } catch (err) {
-    if (err instanceof WorkflowFailedError) throw sweepFailureError(err, workflowId);
-    // gRPC failures after connecting (server went away, permission denied, …) are Temporal failures.
-    if (err instanceof ServiceError) throw new TemporalUnavailable(`Temporal call failed at ${address}: ${err.message}`);
+    if (err instanceof WorkflowFailedError) throw sweepFailureError(err, workflowId === NOT_STARTED ? (args.id ?? workflowId) : workflowId);
+    // gRPC failures after connecting (server went away, permission denied, …) are Temporal failures;
+    // a run already started is not lost with this process: say where it is.
+    if (err instanceof ServiceError) {
+      const run = workflowId === NOT_STARTED ? '' : `; the run ${workflowId} stays on the server (unless it keeps no state) and goes on once the server and a worker run again: \`spica status ${workflowId}\``;
+      throw new TemporalUnavailable(`Temporal call failed at ${address}: ${err.message}${run}`);
+    }
     throw err;
   } finally {
     await connection?.close();
