@@ -42,3 +42,10 @@ export class TemporalUnavailable extends SpicaError {
     super(message, 3);
   }
 }
+
+/** The shared store (PostgreSQL) stayed unreachable longer than a call waits for it (exit 3). */
+export class StoreUnavailable extends SpicaError {
+  constructor(message: string) {
+    super(message, 3);
+  }
+}

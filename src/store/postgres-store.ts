@@ -3,9 +3,16 @@
 // replay outcomes keyed by (version, spec_hash), written with INSERT … ON CONFLICT DO NOTHING (the
 // first writer of a key wins; replays are deterministic so later writers bring the same value), and
 // blobs keyed by (kind, name), upserted whole in one statement (readers see old or new, never half).
+// A server this process has reached before is waited for through an outage (restart, failover): each
+// call retries for up to STORE_OUTAGE_WAIT_MS, so a store that comes back within it costs a sweep
+// nothing; after it the call fails (StoreUnavailable) and the activity's own retries wait some more. A
+// store never reached fails at once: a wrong URL is not an outage.
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import { StoreUnavailable } from '../errors.js';
 import type { EvalOutcome } from '../search/trial.js';
+import { isConnectionFailure } from './connection-failure.js';
 import {
   checkSpecHash,
   isCacheable,
@@ -52,14 +59,41 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * How long one store call waits for a server it reached before. Well under the 30-s start-to-close
+ * timeout of the short (local) activities that read and write the store, which make up to three calls
+ * one after another (workflows/branch-study.ts): a wait ends as a failed attempt the activity retries
+ * (five attempts, 1–8 s apart: about a minute in all), never as an attempt timed out mid-wait while
+ * its call goes on (25 s did that: "Tried to complete untracked local activity", then "Activity timed out").
+ */
+export const STORE_OUTAGE_WAIT_MS = 10_000;
+
+export interface PostgresStoreOptions {
+  /** How long one call waits out an outage (default STORE_OUTAGE_WAIT_MS). */
+  outageWaitMs?: number;
+  /** Where the line at the start and at the end of an outage goes (default stderr). */
+  notice?: (line: string) => void;
+}
+
 export class PostgresStore implements SpicaStore {
   readonly kind = 'postgresql' as const;
   private poolPromise: Promise<pg.Pool> | null = null;
   private ready: Promise<void> | null = null;
   private readonly shownUrl: string;
+  private readonly outageWaitMs: number;
+  private readonly notice: (line: string) => void;
+  /** A query has succeeded: from now on a connection failure is an outage to wait out. */
+  private reached = false;
+  /** When the current outage was first seen (null: none). */
+  private outageSince: number | null = null;
 
-  constructor(readonly url: string) {
+  constructor(
+    readonly url: string,
+    opts: PostgresStoreOptions = {},
+  ) {
     this.shownUrl = redactUrl(url);
+    this.outageWaitMs = opts.outageWaitMs ?? STORE_OUTAGE_WAIT_MS;
+    this.notice = opts.notice ?? ((line) => process.stderr.write(line));
   }
 
   /** The client is loaded on first use: a process on the directory store never loads `pg`. */
@@ -93,14 +127,38 @@ export class PostgresStore implements SpicaStore {
       }
     })().catch((err: unknown) => {
       this.ready = null; // a later call retries (the server may come up meanwhile)
-      throw new Error(`PostgreSQL store ${this.shownUrl} is not usable: ${(err as Error).message}`);
+      throw new Error(`PostgreSQL store ${this.shownUrl} is not usable: ${(err as Error).message}`, { cause: err });
     });
     return this.ready;
   }
 
   private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    await this.schema();
-    return (await this.pool()).query<R>(text, values);
+    const started = Date.now();
+    for (let delayMs = 250; ; delayMs = Math.min(delayMs * 2, 4_000)) {
+      try {
+        await this.schema();
+        const result = await (await this.pool()).query<R>(text, values);
+        this.reached = true;
+        if (this.outageSince !== null) {
+          this.notice(`${new Date().toISOString()} [INFO] PostgreSQL store ${this.shownUrl} reachable again after ${((Date.now() - this.outageSince) / 1000).toFixed(0)} s\n`);
+          this.outageSince = null;
+        }
+        return result;
+      } catch (err) {
+        const cause = (err as { cause?: unknown }).cause ?? err;
+        if (!this.reached || !isConnectionFailure(cause)) throw err;
+        const now = Date.now();
+        const why = (cause as Error).message || String((cause as { code?: unknown }).code);
+        if (this.outageSince === null) {
+          this.outageSince = now;
+          this.notice(`${new Date(now).toISOString()} [WARN] PostgreSQL store ${this.shownUrl} unreachable (${why}); each call waits up to ${this.outageWaitMs / 1000} s for it\n`);
+        }
+        if (now - started + delayMs > this.outageWaitMs) {
+          throw new StoreUnavailable(`PostgreSQL store ${this.shownUrl} unreachable for ${((now - started) / 1000).toFixed(0)} s (${why})`);
+        }
+        await sleep(delayMs);
+      }
+    }
   }
 
   async getReplay(version: string, specHash: string): Promise<EvalOutcome | null> {

@@ -59,6 +59,10 @@ export interface PostgresServer {
   dataDir: string;
   /** A connection string to database `name` on this server. */
   urlFor(name: string): string;
+  /** Stops the server (`pg_ctl -m fast`: clients are disconnected, commits kept), keeping its data directory: an outage. */
+  halt(): void;
+  /** Starts it again on the same port and data after `halt()`. */
+  restart(): void;
   stop(): Promise<void>;
 }
 
@@ -79,7 +83,9 @@ export async function startPostgres(log: (line: string) => void = () => undefine
   run(path.join(bin, 'initdb'), ['-D', pgdata, '-U', SUPERUSER, '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
   const options = `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run(path.join(bin, 'pg_ctl'), ['-D', pgdata, '-l', path.join(dataDir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  const start = () => run(path.join(bin, 'pg_ctl'), ['-D', pgdata, '-l', path.join(dataDir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  start();
+  const halt = (mode = 'fast') => run(path.join(bin, 'pg_ctl'), ['-D', pgdata, '-m', mode, '-w', 'stop']);
   const urlFor = (db: string) => `postgresql://${SUPERUSER}@127.0.0.1:${port}/${db}`;
   let stopped = false;
   return {
@@ -87,11 +93,13 @@ export async function startPostgres(log: (line: string) => void = () => undefine
     port,
     dataDir,
     urlFor,
+    halt: () => halt(),
+    restart: start,
     async stop() {
       if (stopped) return;
       stopped = true;
       try {
-        run(path.join(bin, 'pg_ctl'), ['-D', pgdata, '-m', 'immediate', '-w', 'stop']);
+        if (existsSync(path.join(pgdata, 'postmaster.pid'))) halt('immediate'); // not after a halt()
       } finally {
         rmSync(dataDir, { recursive: true, force: true });
       }
