@@ -4,6 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { spicaLogLine } from '../../src/cli/temporal/worker.js';
+import { StoreUnavailable } from '../../src/errors.js';
 
 const at = 1_764_748_800_000n * 1_000_000n; // 2025-12-03T08:00:00Z in ns
 
@@ -37,5 +38,33 @@ describe('worker log lines', () => {
     expect(line).toContain("activityType: 'replayCandidate'");
     expect(line).toContain('connection reset');
     expect(spicaLogLine({ level: 'INFO', message: 'Worker started', timestampNanos: at })).toBe('2025-12-03T08:00:00.000Z [INFO] Worker started\n');
+  });
+
+  it('an attempt failed on an unreachable shared store is one line', () => {
+    const error = new StoreUnavailable('PostgreSQL store postgresql://spica@db:5432/spica unreachable for 25 s (connect ECONNREFUSED 10.0.0.5:5432)');
+    expect(spicaLogLine({ level: 'WARN', message: 'Activity failed', timestampNanos: at, meta: { activityType: 'askAndMaterialize', attempt: 2, error } })).toBe(
+      '2025-12-03T08:00:00.000Z [WARN] activity askAndMaterialize failed (attempt 2): PostgreSQL store postgresql://spica@db:5432/spica unreachable for 25 s (connect ECONNREFUSED 10.0.0.5:5432)\n',
+    );
+  });
+
+  it("the core's long-workflow-task note is one line", () => {
+    const meta = { sdkComponent: 'core', target: 'temporalio_sdk_core::worker::workflow::managed_run', workflowType: 'branchStudy', workflowTaskDuration: 17092, eventId: 43, payloadUploadCount: 0, attempt: 1 };
+    const message = '[TMPRL1104] 01a24703-873f-7539-8d69-c04b6d2006b3:43:1 Workflow task duration exceeded 5 seconds.';
+    expect(spicaLogLine({ level: 'WARN', message, timestampNanos: at, meta })).toBe(
+      "2025-12-03T08:00:00.000Z [WARN] [TMPRL1104] 01a24703-873f-7539-8d69-c04b6d2006b3:43:1 workflow task of branchStudy took 17.1 s (over the SDK's 5-s warning mark)\n",
+    );
+  });
+
+  it('a workflow failed on an unreachable store, directly or through a child, is one line', () => {
+    const message = 'PostgreSQL store postgresql://spica@db:5432/spica unreachable for 8 s (connect ECONNREFUSED 10.0.0.5:5432)';
+    // As the failures cross the sandbox: errors carrying the failure's type.
+    const branchError = Object.assign(new Error(message), { type: 'StoreUnavailable', nonRetryable: false });
+    const sweepError = Object.assign(new Error('Child Workflow execution failed'), { cause: branchError });
+    expect(spicaLogLine({ level: 'WARN', message: 'Workflow failed', timestampNanos: at, meta: { workflowId: 'spica-1/branch-agg', error: branchError } })).toBe(
+      `2025-12-03T08:00:00.000Z [WARN] workflow spica-1/branch-agg failed: ${message}\n`,
+    );
+    expect(spicaLogLine({ level: 'WARN', message: 'Workflow failed', timestampNanos: at, meta: { workflowId: 'spica-1', error: sweepError } })).toBe(
+      `2025-12-03T08:00:00.000Z [WARN] workflow spica-1 failed: ${message}\n`,
+    );
   });
 });

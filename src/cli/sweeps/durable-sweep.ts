@@ -7,7 +7,7 @@ import type { CommandIo } from '../command.js';
 import type { SweepArgs } from '../commands/sweep.js';
 import { TemporalUnavailable } from '../../errors.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
-import { sweepFailureError } from './sweep-failure.js';
+import { resumeCanFix, sweepFailureError } from './sweep-failure.js';
 import { startSweep } from './sweep-start.js';
 import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
@@ -39,7 +39,12 @@ export async function runDurableSweep(config: SmartSearchConfig, args: SweepArgs
     const { runInProcessSweep } = await import('./in-process-sweep.js');
     return await runInProcessSweep(config, args, io, signal, target, started);
   } catch (err) {
-    if (err instanceof WorkflowFailedError) throw sweepFailureError(err, workflowId === NOT_STARTED ? (args.id ?? workflowId) : workflowId);
+    if (err instanceof WorkflowFailedError) {
+      const id = workflowId === NOT_STARTED ? (args.id ?? workflowId) : workflowId;
+      const failure = sweepFailureError(err, id);
+      // Not bad input (that fails again): an outage outlasted the retries, say; the trials stay.
+      throw resumeCanFix(err) ? new TemporalUnavailable(`${failure.message}; \`spica resume ${id}\` continues it without replaying finished trials`) : failure;
+    }
     // gRPC failures after connecting (server went away, permission denied, …) are Temporal failures;
     // a run already started is not lost with this process: say where it is.
     if (err instanceof ServiceError) {

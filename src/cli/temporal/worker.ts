@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { formatWithOptions } from 'node:util';
 import { ApplicationFailure } from '@temporalio/common';
+import { StoreUnavailable } from '../../errors.js';
 import {
   DefaultLogger,
   NativeConnection,
@@ -35,19 +36,39 @@ const format = formatWithOptions.bind(undefined, { colors: false });
  * failure and the typed workflow failure it becomes: that is bad input (a malformed trace, a SKU
  * without a perf database), which the sweep's client reports with its file:line message, so the
  * worker says it in one line instead of printing metadata and stack traces ahead of the clean message.
+ * An attempt failed on an unreachable shared store is one line too.
  */
 export function spicaLogLine(entry: LogEntry): string {
   const when = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
   const err = entry.meta?.error;
   if (entry.message === 'Activity failed' && err instanceof ApplicationFailure && err.nonRetryable)
     return `${when} [${entry.level}] activity ${String(entry.meta?.activityType ?? '?')} failed, not retried (${err.type ?? 'ApplicationFailure'}): ${err.message}\n`;
+  // The core's note that a workflow task ran long (local activities held it: a slow ask, a wave replayed
+  // here, a store outage waited out): what and how long, without the payload counters.
+  if (entry.message.startsWith('[TMPRL1104]') && typeof entry.meta?.workflowTaskDuration === 'number')
+    return `${when} [${entry.level}] ${entry.message.replace(/ Workflow task duration exceeded \d+ seconds\.$/, '')} workflow task of ${String(entry.meta.workflowType ?? '?')} took ${(entry.meta.workflowTaskDuration / 1000).toFixed(1)} s (over the SDK's 5-s warning mark)\n`;
+  // The shared store down longer than a call waits (postgres-store.ts): an outage, not a bug to trace.
+  if (entry.message === 'Activity failed' && err instanceof StoreUnavailable)
+    return `${when} [${entry.level}] activity ${String(entry.meta?.activityType ?? '?')} failed (attempt ${String(entry.meta?.attempt ?? '?')}): ${err.message}\n`;
   // The workflow's failure crosses from its sandbox thread as a plain Error whose stack names the class;
   // from the in-thread sandbox (spica sweep's worker) it is an error of the sandbox's realm, which is
   // no `instanceof Error` here: both are read by shape.
   const sandboxed = typeof err === 'object' && err !== null ? (err as { stack?: unknown; message?: unknown }) : null;
   if (entry.message === 'Workflow failed' && typeof sandboxed?.stack === 'string' && sandboxed.stack.startsWith('ApplicationFailure: '))
     return `${when} [${entry.level}] workflow ${String(entry.meta?.workflowId ?? '?')} failed: ${String(sandboxed.message)}\n`;
+  // A branch (and its parent sweep) failed because the store stayed down: the cause, in one line.
+  const storeDown = entry.message === 'Workflow failed' ? storeUnavailableCause(err) : null;
+  if (storeDown !== null) return `${when} [${entry.level}] workflow ${String(entry.meta?.workflowId ?? '?')} failed: ${storeDown}\n`;
   return entry.meta === undefined ? `${when} [${entry.level}] ${entry.message}\n` : `${when} [${entry.level}] ${entry.message} ${format(entry.meta)}\n`;
+}
+
+/** The message of a StoreUnavailable at the end of an error's cause chain (read by shape: the failure crossed the sandbox), else null. */
+function storeUnavailableCause(err: unknown): string | null {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const { type, name, message } = e as { type?: unknown; name?: unknown; message?: unknown };
+    if ((type === 'StoreUnavailable' || name === 'StoreUnavailable') && typeof message === 'string') return message;
+  }
+  return null;
 }
 
 /**
