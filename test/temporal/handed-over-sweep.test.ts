@@ -8,6 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLocalSweep } from '../../activities/local-sweep.js';
 import { TEST_PAUSE_LINE } from '../../activities/test-pause.js';
+import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
+import { describePollers, hasSweepWorker } from '../../src/cli/temporal/task-queue.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { branchHistory, connectTestTemporal, moduleProbe, neutralized, replayWork, spawnPollingWorker, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, writeTempConfig, type HistoryEvent, type SpicaProcess, type TestTemporal } from './harness.js';
@@ -107,4 +109,34 @@ describe('spica sweep with a worker already polling', () => {
       await Promise.all([worker.exited, sweep.exited]);
     }
   }, 240_000);
+
+  it('a worker on another machine stopped a moment ago (still listed): the sweep sees its tasks wait and runs a worker itself', async () => {
+    const taskQueue = uniqueTaskQueue('stale-remote');
+    // A worker whose identity names another host: this process cannot look up its pid, so only the
+    // server's list speaks for it, and that list keeps it "polling" for up to a minute after it stopped.
+    const remote = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue, identity: '4242@spica-test-other-host', concurrency: 1 });
+    const running = remote.worker.run();
+    try {
+      await expect.poll(async () => hasSweepWorker(await describePollers(t.connection, t.namespace, taskQueue, { lasting: true })), { timeout: 30_000, interval: 200 }).toBe(true);
+    } finally {
+      remote.worker.shutdown();
+      await running;
+      await remote.close();
+    }
+    expect(hasSweepWorker(await describePollers(t.connection, t.namespace, taskQueue, { lasting: true }))).toBe(true); // still listed
+    const t0 = Date.now();
+    const sweep = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--json']);
+    try {
+      expect(await sweep.exited, sweep.output().stderr).toBe(0);
+      const { stdout, stderr } = sweep.output();
+      expect(stderr).toMatch(/run by the worker\(s\) polling task queue/);
+      expect(stderr).toContain(`no worker took a workflow task of this run for 10 s although the server lists worker(s) on task queue '${taskQueue}'`);
+      // Before: the sweep waited until the server stopped listing the worker (~70 s after its last poll).
+      expect(Date.now() - t0).toBeLessThan(40_000);
+      expect(neutralized(JSON.parse(stdout) as SweepResult)).toEqual(neutralized(local));
+    } finally {
+      sweep.child.kill('SIGKILL');
+      await sweep.exited;
+    }
+  }, 120_000);
 });

@@ -18,9 +18,11 @@ import { prepareSweepStart } from './sweep-start.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
 import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
+import { scheduledWorkflowTasks, STALLED_TASK_MS, WorkflowTaskWatch } from '../temporal/waiting-workflow-tasks.js';
 
-/** How often this process looks whether the run still has a worker. */
+/** How often this process looks whether the run still has a worker (the first look comes after a second). */
 const WATCH_MS = 5_000;
+const FIRST_LOOK_MS = 1_000;
 /** Looks in a row that found none before this process runs a worker itself (a worker restarting is not gone). */
 const MISSES_BEFORE_TAKEOVER = 2;
 
@@ -64,7 +66,7 @@ export async function followHandedOverRun(
     finished.then((result) => ({ result })),
     whenAborted(signal).then(() => ({ interrupted: true as const })),
   ]);
-  const keeper = keepAWorker(target, settled, io);
+  const keeper = keepAWorker(target, handle.workflowId, settled, io);
   try {
     await reportProgress(client, handle, io, settled);
     let outcome = await settled;
@@ -88,23 +90,37 @@ export async function followHandedOverRun(
   }
 }
 
-/** Until `settled` settles: if no worker polls the task queue any more, run one here until then. */
-async function keepAWorker(target: WorkerTarget & { connection: Connection }, settled: Promise<unknown>, io: CommandIo): Promise<void> {
+/**
+ * Until `settled` settles: if no worker takes the run's tasks any more, run one here until then. No
+ * worker: none listed as polling in two looks in a row, or a workflow task of the run left unstarted
+ * for STALLED_TASK_MS although some are listed (stopped ones the server still lists: on another
+ * machine, up to POLLER_LIVE_MS after their last poll).
+ */
+async function keepAWorker(target: WorkerTarget & { connection: Connection }, workflowId: string, settled: Promise<unknown>, io: CommandIo): Promise<void> {
   let over = false;
   const end = settled.then(
     () => (over = true),
     () => (over = true),
   );
-  for (let misses = 0; ; ) {
+  const watch = new WorkflowTaskWatch();
+  for (let misses = 0, looks = 0; ; looks++) {
     let tick: NodeJS.Timeout | undefined;
-    await Promise.race([new Promise((r) => (tick = setTimeout(r, WATCH_MS))), end]);
+    await Promise.race([new Promise((r) => (tick = setTimeout(r, looks === 0 ? FIRST_LOOK_MS : WATCH_MS))), end]);
     clearTimeout(tick);
     if (over) return;
     // A failed look (the server unreachable a moment) is not a missing worker.
-    const polling = await describePollers(target.connection, target.namespace, target.taskQueue, { lasting: true }).then(hasSweepWorker, () => true);
+    const [polling, waiting] = await Promise.all([
+      describePollers(target.connection, target.namespace, target.taskQueue, { lasting: true }).then(hasSweepWorker, () => true),
+      scheduledWorkflowTasks(target.connection, target.namespace, workflowId).catch(() => []),
+    ]);
+    const stalled = watch.observe(waiting, Date.now()) >= STALLED_TASK_MS;
     misses = polling ? 0 : misses + 1;
-    if (misses < MISSES_BEFORE_TAKEOVER || over) continue;
-    io.stderr(`no worker polls task queue '${target.taskQueue}' any more: this process runs one until the sweep ends\n`);
+    if ((misses < MISSES_BEFORE_TAKEOVER && !stalled) || over) continue;
+    io.stderr(
+      polling
+        ? `no worker took a workflow task of this run for ${STALLED_TASK_MS / 1000} s although the server lists worker(s) on task queue '${target.taskQueue}' (stopped ones stay listed for a while): this process runs one until the sweep ends\n`
+        : `no worker polls task queue '${target.taskQueue}' any more: this process runs one until the sweep ends\n`,
+    );
     try {
       const { runWorkerUntil } = await import('./in-process-sweep.js');
       await runWorkerUntil({ address: target.address, namespace: target.namespace, taskQueue: target.taskQueue }, settled);
