@@ -10,7 +10,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { buildIdOf, spicaBuildId } from '../../src/cli/temporal/spica-build.js';
-import { describePollers, foreignBuilds } from '../../src/cli/temporal/task-queue.js';
+import { describePollers, foreignBuilds, foreignList } from '../../src/cli/temporal/task-queue.js';
 import { createSpicaWorker, spicaReplayOptions } from '../../src/cli/temporal/worker.js';
 import { captureIo, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
 
@@ -66,6 +66,10 @@ describe('build id', () => {
     const p = (identity: string, buildId: string | null) => ({ identity, lastAccessMs: 0, buildId });
     const list = [p('a', 'spica-1'), p('b', 'spica-2'), p('b', 'spica-2'), p('c', null)];
     expect(foreignBuilds(list, 'spica-1').map((x) => x.identity)).toEqual(['b', 'c']);
+    // Named with their build and how long ago they last polled (a worker just stopped stays listed).
+    expect(foreignList([{ identity: 'b', lastAccessMs: 10_000, buildId: 'spica-2' }, { identity: 'c', lastAccessMs: 49_600, buildId: null }], 52_000)).toBe(
+      'b (build spica-2, last poll 42 s ago), c (build not reported, last poll 2 s ago)',
+    );
   });
 });
 
@@ -87,7 +91,8 @@ describe('a task queue polled by a worker of another build', () => {
       const { io, out } = captureIo();
       const code = await main(['sweep', config, '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--id', id, ...extra], io);
       expect({ code, stdout: out.stdout }).toEqual({ code: 3, stdout: '' });
-      expect(out.stderr).toContain('older-checkout@elsewhere (build spica-00000000000000aa)');
+      expect(out.stderr).toMatch(/older-checkout@elsewhere \(build spica-00000000000000aa, last poll \d+ s ago\)/);
+      expect(out.stderr).toContain('a worker stopped on another machine stays listed until 70 s after its last poll');
       expect(out.stderr).toContain(spicaBuildId());
       await expect(t.client.workflow.getHandle(id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
     };
@@ -103,7 +108,7 @@ describe('a task queue polled by a worker of another build', () => {
         const scheduleId = `sched-${taskQueue}`;
         const schedule = captureIo();
         expect(await main(['schedule', 'create', config, '--cron', '0 2 * * *', '--id', scheduleId, '--task-queue', taskQueue, '--address', t.address, '--namespace', t.namespace], schedule.io)).toBe(0);
-        expect(schedule.out.stderr).toContain('another Spica build: older-checkout@elsewhere (build spica-00000000000000aa); scheduled runs they take');
+        expect(schedule.out.stderr).toMatch(/another Spica build: older-checkout@elsewhere \(build spica-00000000000000aa, last poll \d+ s ago\); scheduled runs they take/);
         await t.client.schedule.getHandle(scheduleId).delete();
         // A `spica worker` joining that queue says so before it polls.
         const joining = spawnSpica(['worker', '--address', t.address, '--namespace', t.namespace, '--task-queue', taskQueue, '--concurrency', '1']);
@@ -112,7 +117,7 @@ describe('a task queue polled by a worker of another build', () => {
             if (joining.child.exitCode !== null || i > 600) throw new Error(`spica worker did not start:\n${joining.output().stderr}`);
             await new Promise((r) => setTimeout(r, 100));
           }
-          expect(joining.output().stderr).toMatch(/warning: task queue '[^']+' is also polled by worker\(s\) of another Spica build: older-checkout@elsewhere \(build spica-00000000000000aa\)/);
+          expect(joining.output().stderr).toMatch(/warning: task queue '[^']+' is also polled by worker\(s\) of another Spica build: older-checkout@elsewhere \(build spica-00000000000000aa, last poll \d+ s ago\)/);
           expect(joining.output().stderr).toContain(`build ${spicaBuildId()}`);
         } finally {
           joining.child.kill('SIGTERM');

@@ -48,9 +48,13 @@ export function foreignBuilds(pollers: readonly TaskQueuePoller[], build: string
   return [...byIdentity.values()];
 }
 
-/** `identity (build id)`, comma-separated: the workers of another build, as the messages name them. */
-export function foreignList(foreign: readonly TaskQueuePoller[]): string {
-  return foreign.map((p) => `${p.identity} (build ${p.buildId ?? 'not reported'})`).join(', ');
+/**
+ * `identity (build id, last poll N s ago)`, comma-separated: the workers of another build, as the
+ * messages name them. The age tells a worker just stopped (still listed, up to POLLER_LIVE_MS) from one
+ * that runs: a live worker's long poll is renewed at least every minute.
+ */
+export function foreignList(foreign: readonly TaskQueuePoller[], nowMs: number = Date.now()): string {
+  return foreign.map((p) => `${p.identity} (build ${p.buildId ?? 'not reported'}, last poll ${Math.max(0, Math.round((nowMs - p.lastAccessMs) / 1000))} s ago)`).join(', ');
 }
 
 /**
@@ -61,7 +65,8 @@ export function requireOwnBuild(pollers: TaskQueuePollers, taskQueue: string): v
   if (pollers.foreign.length === 0) return;
   throw new TemporalUnavailable(
     `task queue '${taskQueue}' is polled by worker(s) of another Spica build than this checkout's (${spicaBuildId()}): ${foreignList(pollers.foreign)}; ` +
-      `their replays and optimizer would not be this checkout's. Restart them from this checkout, stop them, or run on another task queue (--task-queue)`,
+      `their replays and optimizer would not be this checkout's. Restart them from this checkout, stop them, or run on another task queue (--task-queue); ` +
+      `a worker stopped on another machine stays listed until ${POLLER_LIVE_MS / 1000} s after its last poll`,
   );
 }
 
