@@ -89,7 +89,9 @@ export async function evaluateWithCache(
         .run({ ctx: { config: context.config, traceSha256: context.traceSha256 }, candidate: m, timeoutSeconds: context.config.sweep.max_eval_seconds }, signal)
         .then(async (o) => {
           outcomes[i] = o;
-          if (!signal?.aborted) await cache.put(key.hash, o);
+          // A replay done is not thrown away because the cache cannot keep it now (the store down
+          // longer than a call waits): the wave's outcome stands; a report missing it replays it again.
+          if (!signal?.aborted) await cache.put(key.hash, o).catch(() => undefined);
           done += 1;
           onProgress?.(done, runs.length);
         }),

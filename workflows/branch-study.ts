@@ -35,11 +35,12 @@ import { patchLevel } from './patch-level.js';
 import { replayUnits } from './replay-units.js';
 import { branchProgressQuery, branchProgressSignal, stopSignal, stopUpdate, trialsQuery } from './messages.js';
 import type { ActivityContext, BranchStatus, BranchStudyInput, BranchStudyResult, TrialView, WaveOutcome } from './sweep-types.js';
+import { ACTIVITY_RETRY } from './activity-retry.js';
 
 // Store reads/writes of one chunk: small, so a short timeout bounds a lost worker's hold.
 const { storeTrialChunk, recallTrials } = proxyActivities<typeof activities>({
   startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '10 seconds' },
+  retry: ACTIVITY_RETRY,
 });
 
 /** Histories recorded before trials went to the store keep every trial in workflow state. */
@@ -86,7 +87,7 @@ function pieces<T>(items: readonly T[], size: number): T[][] {
 // a short timeout instead of a heartbeat, so a lost worker costs at most this before the retry.
 const { materializeCandidates } = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 
 // A chunk of a wave on one worker: a whole wave in histories recorded before replayCandidate, a chunk of
@@ -94,7 +95,7 @@ const { materializeCandidates } = proxyActivities<typeof activities>({
 const { replayWave } = proxyActivities<typeof activities>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '20 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
+  retry: ACTIVITY_RETRY,
 });
 
 // One replay (bounded by max_eval_seconds in the pool); heartbeats every 5 s prove the worker is alive,
@@ -103,7 +104,7 @@ const { replayWave } = proxyActivities<typeof activities>({
 const { replayCandidate } = proxyActivities<typeof activities>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '20 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 
 // A wave the branch's own worker replays itself (WAVES_HERE_PATCH): on its replay-thread pool, each
@@ -112,7 +113,7 @@ const { replayCandidate } = proxyActivities<typeof activities>({
 // had finished are persistent-cache hits).
 const { replayWave: replayWaveHere } = proxyLocalActivities<typeof activities>({
   startToCloseTimeout: '24 hours',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 
 /**
@@ -145,7 +146,7 @@ export const HELD_TASK_REPLAY_MS = 1_000;
 // lost inside it costs the branch's workflow-task timeout (30 s), after which another worker asks again.
 const { askOptimizer } = proxyLocalActivities<typeof activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 
 // Materialize, recall and the trial-chunk write as local activities on the branch's own worker: each
@@ -156,7 +157,7 @@ const { askOptimizer } = proxyLocalActivities<typeof activities>({
 // branch's workflow-task timeout (30 s), as for the ask.
 const localSteps = proxyLocalActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 /**
  * Histories recorded before materialize, recall and storeTrialChunk became local activities replay

@@ -22,15 +22,16 @@ import { patchLevel } from './patch-level.js';
 import { branchProgressSignal, progressQuery, stopSignal, stopUpdate, trialsQuery } from './messages.js';
 import { SPICA_GOAL, SPICA_HARDWARE, SPICA_MODEL } from './search-attributes.js';
 import type { BranchStudyResult, SweepInput, SweepOutcome, SweepPlanned, SweepProgress, TrialView } from './sweep-types.js';
+import { ACTIVITY_RETRY } from './activity-retry.js';
 
 export { progressQuery, trialsQuery, stopSignal, stopUpdate } from './messages.js';
 
 // Well under a second of CPU (parse + planSweep, tens of ms for the examples): a short timeout instead
 // of a heartbeat bounds what a lost worker costs before the retry. Config errors are thrown
-// non-retryable by the activity; the attempts bound anything unexpected.
+// non-retryable by the activity; anything else is retried (activity-retry.ts).
 const { plan } = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 
 // The same call as a local activity on the workflow's own worker, inside the sweep's first workflow
@@ -39,7 +40,7 @@ const { plan } = proxyActivities<typeof activities>({
 // workflow-task timeout (10 s) before another worker plans again.
 const { plan: planLocally } = proxyLocalActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 /** Histories recorded before the plan became a local activity replay with the regular activity. */
 export const PLAN_LOCAL_PATCH = 'plan-local-activity';
@@ -48,7 +49,7 @@ export const PLAN_LOCAL_PATCH = 'plan-local-activity';
 const { reportSweep } = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '20 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 
 // The same report as a local activity, for sweeps small enough that it takes well under a second
@@ -56,7 +57,7 @@ const { reportSweep } = proxyActivities<typeof activities>({
 // hears the last branch finish then also reports and completes, without a server round trip.
 const { reportSweep: reportLocally } = proxyLocalActivities<typeof activities>({
   startToCloseTimeout: '30 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+  retry: ACTIVITY_RETRY,
 });
 /** Histories recorded before small sweeps reported in a local activity replay with the activity. */
 export const REPORT_LOCAL_PATCH = 'small-report-local-activity';

@@ -63,7 +63,7 @@ export function redactUrl(url: string): string {
  * How long one store call waits for a server it reached before. Well under the 30-s start-to-close
  * timeout of the short (local) activities that read and write the store, which make up to three calls
  * one after another (workflows/branch-study.ts): a wait ends as a failed attempt the activity retries
- * (five attempts, 1–8 s apart: about a minute in all), never as an attempt timed out mid-wait while
+ * (workflows/activity-retry.ts), never as an attempt timed out mid-wait while
  * its call goes on (25 s did that: "Tried to complete untracked local activity", then "Activity timed out").
  */
 export const STORE_OUTAGE_WAIT_MS = 10_000;
