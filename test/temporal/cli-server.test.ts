@@ -1,5 +1,7 @@
 // CLI-level tests of `spica server` and of Temporal CLI provisioning.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +46,22 @@ describe('spica server', () => {
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);
     expect(await isTemporalReachable(address, 500)).toBe(false);
+  });
+
+  it('a port taken by something else: exit 3, the server says why, once', async () => {
+    const taken = net.createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const run = spawnSpica(['server', '--port', String(port), '--headless', '--in-memory']);
+      expect(await run.exited).toBe(3);
+      const { stderr } = run.output();
+      expect(stderr).toContain(`the embedded Temporal server did not start at 127.0.0.1:${port}`);
+      // Streamed as it came; the error no longer repeats it.
+      expect(stderr.match(/address already in use/g)).toHaveLength(1);
+    } finally {
+      taken.close();
+    }
   });
 });
 

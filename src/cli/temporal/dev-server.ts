@@ -117,7 +117,8 @@ export async function startDevServer(cfg: DevServerConfig, opts: StartDevServerO
   });
   if (failure) {
     await terminate(child, exited, 2_000);
-    const log = output.trim() ? `\n--- server output ---\n${output.trim().split('\n').slice(-20).join('\n')}` : '';
+    // Its last lines, unless they were shown as they came (`spica server` streams them).
+    const log = output.trim() && !opts.onOutput ? `\n--- server output ---\n${output.trim().split('\n').slice(-20).join('\n')}` : '';
     throw new TemporalUnavailable(`the embedded Temporal server did not start at ${address}: ${failure}${log}`);
   }
 
