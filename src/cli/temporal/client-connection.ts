@@ -10,10 +10,15 @@ export const START_SERVER_HINT = 'start one with `spica server` (and `spica work
 export async function connectClient(address: string, timeoutMs = 3_000): Promise<Connection> {
   installLazyProtobufCodecs();
   try {
-    return await ClosableConnection.open({ address, connectTimeout: timeoutMs });
+    return await openClientConnection({ address, connectTimeout: timeoutMs });
   } catch (err) {
     throw new TemporalUnavailable(`cannot reach a Temporal server at ${address} (${(err as Error).message}); ${START_SERVER_HINT}`);
   }
+}
+
+/** A client connection that is safe to close while the SDK retries a call (every client connection the CLI opens). */
+export function openClientConnection(options: Pick<ConnectionOptions, 'address' | 'connectTimeout'>): Promise<Connection> {
+  return ClosableConnection.open(options);
 }
 
 /**

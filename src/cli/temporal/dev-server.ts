@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { openClientConnection } from './client-connection.js';
 import { TemporalUnavailable } from '../../errors.js';
 import { devServerAddress, startDevArgs, type DevServerConfig } from './dev-config.js';
 import { isTemporalReachable, waitUntilReachable } from './reachability.js';
@@ -48,7 +48,7 @@ function runCli(cliPath: string, args: string[]): Promise<{ code: number | null;
 
 async function registerAttributes(cfg: DevServerConfig, address: string): Promise<string[]> {
   if (Object.keys(cfg.search_attributes).length === 0) return [];
-  const connection = await Connection.connect({ address, connectTimeout: 5_000 });
+  const connection = await openClientConnection({ address, connectTimeout: 5_000 });
   try {
     return (await ensureSearchAttributes(connection, cfg.namespace, cfg.search_attributes)).warnings;
   } finally {

@@ -1,12 +1,13 @@
 // Is a Temporal frontend answering at an address? Used to reuse running servers and to wait
 // for a freshly spawned one (our own poll, not createLocal's fixed 5 s).
-import { Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
+import { openClientConnection } from './client-connection.js';
 
 /** One attempt: true when a gRPC GetSystemInfo round-trip succeeds within `timeoutMs`. */
 export async function isTemporalReachable(address: string, timeoutMs = 1_000): Promise<boolean> {
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    connection = await openClientConnection({ address, connectTimeout: timeoutMs });
     return true;
   } catch {
     return false;
