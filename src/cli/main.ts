@@ -51,7 +51,8 @@ function quietOnClosedPipes(): void {
   closedPipesQuiet = true;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+      // EIO: a terminal that hung up (the command then shuts down on its SIGHUP).
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED' && err.code !== 'EIO') throw err;
     });
   }
 }

@@ -33,7 +33,9 @@ describe('spica server', () => {
     expect(out.stdout.trim()).toBe(t.address);
   });
 
-  it('starts its own server, serves until SIGINT, then stops it', async () => {
+  // SIGHUP: the terminal or ssh session went away. Left to node's default it ended the command on the
+  // spot and the Temporal server it had started (its own process group) ran on, orphaned.
+  it.each(['SIGINT', 'SIGHUP'] as const)('starts its own server, serves until %s, then stops it', async (sig) => {
     const port = await freePort();
     const address = `127.0.0.1:${port}`;
     const run = spawnSpica(['server', '--port', String(port), '--headless', '--in-memory']);
@@ -43,7 +45,7 @@ describe('spica server', () => {
     }
     expect(run.output().stdout.trim()).toBe(address);
     expect(await isTemporalReachable(address)).toBe(true);
-    run.child.kill('SIGINT');
+    run.child.kill(sig);
     expect(await run.exited).toBe(0);
     expect(await isTemporalReachable(address, 500)).toBe(false);
   });

@@ -1,17 +1,19 @@
-// SIGINT/SIGTERM → an AbortSignal, so long-running commands shut down in their own order
-// (worker drains, then the embedded server stops) and tests can abort them directly.
+// SIGINT/SIGTERM/SIGHUP → an AbortSignal, so long-running commands shut down in their own order
+// (worker drains, then the embedded server stops) and tests can abort them directly. SIGHUP is the
+// terminal (or ssh session) going away: left to node's default it ended the process on the spot,
+// and an embedded server the sweep had started (its own process group) ran on, orphaned.
 
-/** Aborts on the first SIGINT or SIGTERM; `dispose()` removes the listeners. */
+const SHUTDOWN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Aborts on the first SIGINT, SIGTERM or SIGHUP; `dispose()` removes the listeners. */
 export function processShutdownSignal(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => controller.abort(sig);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  for (const sig of SHUTDOWN_SIGNALS) process.once(sig, onSignal);
   return {
     signal: controller.signal,
     dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const sig of SHUTDOWN_SIGNALS) process.off(sig, onSignal);
     },
   };
 }
