@@ -1,6 +1,7 @@
 // `spica` dispatcher: maps the first argument to a command module and turns errors into exit codes.
 import type { Command, CommandIo } from './command.js';
 import { SpicaError } from '../errors.js';
+import { missingNamespace, missingNamespaceMessage } from './temporal/namespace-not-found.js';
 
 /** Command name → lazy module loader. Order is the order `spica --help` lists them. */
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
@@ -108,6 +109,12 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
     const code = (err as { code?: string }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
       io.stderr(`spica ${name}: ${(err as Error).message}\nRun \`spica ${name} --help\`.\n`);
+      return 2;
+    }
+    // An unknown --namespace is bad input, whichever Temporal call found it out.
+    const namespace = missingNamespace(err);
+    if (namespace !== null) {
+      io.stderr(`spica ${name}: ${missingNamespaceMessage(namespace)}\n`);
       return 2;
     }
     io.stderr(`spica ${name}: internal error: ${(err as Error)?.stack ?? String(err)}\n`);

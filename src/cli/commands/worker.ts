@@ -10,6 +10,7 @@ import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { spicaBuildId } from '../temporal/spica-build.js';
 import { DEFAULT_TASK_QUEUE, describePollers, foreignList } from '../temporal/task-queue.js';
+import { missingNamespace, missingNamespaceMessage } from '../temporal/namespace-not-found.js';
 
 const usage = `Usage: spica worker [options]
 
@@ -56,6 +57,13 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
   ]);
   installQuietRuntime();
   const connection = await connectWorker(opts.address);
+  // Before the worker: one created for a namespace the server lacks fails only once it runs, and its
+  // shutdown then kept the process alive. (Any other failure to describe it is left to the worker.)
+  const missing = await connection.workflowService.describeNamespace({ namespace: opts.namespace }).then(() => null, missingNamespace);
+  if (missing !== null) {
+    await connection.close();
+    throw new InputError(missingNamespaceMessage(missing));
+  }
   // Alone on the task queue it replays each wave itself (no server round trips per replay); as soon as
   // another worker polls, the waves are replay activities again and every worker takes a share.
   const spica = await createSpicaWorker({ ...opts, connection, wavesHere: true });
