@@ -161,6 +161,20 @@ export class PostgresStore implements SpicaStore {
     }
   }
 
+  /**
+   * Fails (StoreUnavailable, exit 3) unless the store can be used now: what a command checks before it
+   * starts anything, so a wrong URL, or a server down from the start, is said at once instead of
+   * through an activity's retries.
+   */
+  async check(): Promise<void> {
+    try {
+      await this.query('SELECT 1', []);
+    } catch (err) {
+      if (err instanceof StoreUnavailable) throw err;
+      throw new StoreUnavailable(`${(err as Error).message} (check --store / SPICA_STORE_URL)`);
+    }
+  }
+
   async getReplay(version: string, specHash: string): Promise<EvalOutcome | null> {
     checkSpecHash(specHash);
     const r = await this.query<{ entry: string }>('SELECT entry FROM spica_replay_cache WHERE version = $1 AND spec_hash = $2', [version, specHash]);

@@ -44,6 +44,12 @@ export function spicaStore(): SpicaStore {
   return store;
 }
 
+/** With the PostgreSQL store selected, fails at once (exit 3) if it cannot be used now (PostgresStore.check). */
+export async function requireUsableStore(): Promise<void> {
+  const store = spicaStore();
+  if (store instanceof PostgresStore) await store.check();
+}
+
 /** Closes every PostgreSQL pool this process opened (worker shutdown, tests). */
 export async function closeStores(): Promise<void> {
   const stores = [...postgresStores.values()];

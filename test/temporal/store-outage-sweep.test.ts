@@ -8,6 +8,7 @@ import { runLocalSweep } from '../../activities/local-sweep.js';
 import { main } from '../../src/cli/main.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
+import { freePort } from '../../src/cli/temporal/free-port.js';
 import { closeStores, STORE_URL_ENV } from '../../src/store/select.js';
 import { createTestDatabase, startPostgres, type PostgresServer } from '../support/postgres.js';
 import { captureIo, neutralized, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
@@ -47,3 +48,18 @@ it('the store is restarted mid-sweep: the sweep waits for it and ends with the u
   expect(Number(before)).toBeLessThan(local.counts.evaluated); // the outage fell mid-sweep
   expect(neutralized(result)).toEqual(neutralized(local));
 }, 180_000);
+
+it('a store that cannot be used at the start: sweep, resume and worker exit 3 at once, nothing started', async () => {
+  const url = `postgresql://spica@127.0.0.1:${await freePort()}/nowhere`;
+  const taskQueue = uniqueTaskQueue('store-unusable');
+  for (const args of [['sweep', writeTempConfig(YAML)], ['resume', 'spica-any'], ['worker']]) {
+    const run = captureIo();
+    const t0 = Date.now();
+    expect(await main([...args, '--address', t.address, '--task-queue', taskQueue, '--store', url], run.io)).toBe(3);
+    expect(run.out.stderr).toMatch(/^spica \w+: PostgreSQL store postgresql:\/\/spica@127\.0\.0\.1:\d+\/nowhere is not usable: connect ECONNREFUSED .* \(check --store \/ SPICA_STORE_URL\)\n$/);
+    expect(Date.now() - t0).toBeLessThan(10_000); // before: the sweep's activities retried it for minutes
+  }
+  const listed = await t.client.workflow.list({ query: `TaskQueue = '${taskQueue}'` });
+  for await (const _ of listed) throw new Error('a run was started');
+});
+

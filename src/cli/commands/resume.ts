@@ -14,7 +14,7 @@ import { formatSweepResult } from '../temporal/sweep-summary.js';
 import { resumeSource, startResumedSweep } from '../sweeps/sweep-resume.js';
 import { sweepFailureError } from '../sweeps/sweep-failure.js';
 
-import { STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
+import { requireUsableStore, STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 const usage = `Usage: spica resume <workflow-id> [options]
 
 Continue a FAILED, TERMINATED, TIMED_OUT or CANCELLED sweep: a new run '<id>-resume-<n>' (first
@@ -72,6 +72,7 @@ function parseResumeArgs(argv: string[]): ResumeArgs {
 }
 
 export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
+  await requireUsableStore();
   // The old run's history lives in the embedded server's SQLite file when no address is configured.
   const { address, namespace, server } = await openSweepTarget({ address: args.address, namespace: args.namespace, detach: args.detach, io });
 

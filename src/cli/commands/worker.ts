@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command.js';
 import { InputError } from '../../errors.js';
 import { replayPool } from '../../../activities/replay-pool.js';
-import { spicaStore, STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
+import { requireUsableStore, spicaStore, STORE_OPTION_USAGE, useStoreFlag } from '../../store/select.js';
 import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
@@ -55,6 +55,7 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
     import('../temporal/worker-connection.js'),
     import('../temporal/worker-warm-up.js'),
   ]);
+  await requireUsableStore(); // a worker that cannot reach its store would fail every task it takes
   installQuietRuntime();
   const connection = await connectWorker(opts.address);
   // Before the worker: one created for a namespace the server lacks fails only once it runs, and its

@@ -6,6 +6,7 @@ import { Client, ServiceError, WorkflowFailedError, type Connection } from '@tem
 import type { CommandIo } from '../command.js';
 import type { SweepArgs } from '../commands/sweep.js';
 import { TemporalUnavailable } from '../../errors.js';
+import { requireUsableStore } from '../../store/select.js';
 import type { SmartSearchConfig } from '../../config/schema.js';
 import { resumeCanFix, sweepFailureError } from './sweep-failure.js';
 import { startSweep } from './sweep-start.js';
@@ -17,6 +18,7 @@ const NOT_STARTED = '(not started)';
 
 /** `spica sweep` without --local. */
 export async function runDurableSweep(config: SmartSearchConfig, args: SweepArgs, io: CommandIo, signal: AbortSignal): Promise<number> {
+  await requireUsableStore(); // a wrong --store is said now, not after the run's activities retried it
   const { address, namespace, server } = await openSweepTarget({ address: args.address, namespace: args.namespace, detach: args.detach, io });
   if (args.detach) return runDetached(config, args, io, address, namespace);
   const target = { address, namespace, taskQueue: args.taskQueue };
