@@ -10,6 +10,7 @@ import { defaultSweepWorkflowId } from '../../src/cli/temporal/workflow-id.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
 import { canonicalJson } from '../../src/config/canonical-json.js';
+import { TEST_PAUSE_LINE } from '../../activities/test-pause.js';
 import { captureIo, moduleProbe, PARETO_CONFIG_YAML, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, useTestTemporal, writeTempConfig } from './harness.js';
 
 const t = useTestTemporal();
@@ -221,4 +222,26 @@ describe('clean output and failures that say why', () => {
     expect(loaded.filter((f) => /^@temporalio\/|^@grpc\/|^protobufjs\//.test(f))).toEqual([]);
     expect((JSON.parse(r.output().stdout) as SweepResult).counts.evaluated).toBeGreaterThan(0);
   });
+
+  it('Ctrl-C while the own worker holds a task: it says what it waits for, and a second Ctrl-C quits', async () => {
+    // The test hook holds the ask, as a local activity retrying against a store that is down would.
+    const r = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--address', t.address, '--task-queue', uniqueTaskQueue('slow-stop')], {
+      SPICA_TEST_HOOKS: '1',
+      SPICA_TEST_PAUSE_IN: 'ask',
+    });
+    try {
+      await expect.poll(() => r.output().stderr.includes(`${TEST_PAUSE_LINE} ask`), { timeout: 60_000, interval: 100 }).toBe(true);
+      r.child.kill('SIGINT');
+      await expect
+        .poll(() => r.output().stderr, { timeout: 20_000, interval: 100 })
+        .toContain("interrupted: this process's worker finishes the task in hand before it stops (the run stays on the server); Ctrl-C again to quit now");
+      r.child.kill('SIGINT');
+      const code = await Promise.race([r.exited, new Promise((res) => setTimeout(() => res('still running'), 20_000))]);
+      expect(code).not.toBe('still running');
+    } finally {
+      r.child.kill('SIGKILL');
+      await r.exited;
+    }
+  }, 120_000);
 });
+

@@ -90,14 +90,17 @@ export async function runOnOwnWorker(
     io.stderr(`workflow id: ${handle.workflowId}\n`);
     const finished = handle.result();
     ran = true;
-    const outcome = await spicaWorker.worker.runUntil(async () => {
-      const race = Promise.race([
-        finished.then((result) => ({ result })),
-        whenAborted(signal).then(() => ({ interrupted: true as const })),
-      ]);
-      await reportProgress(client, handle, io, race);
-      return race;
-    });
+    const stopping = noticeSlowStop(signal, io);
+    const outcome = await spicaWorker.worker
+      .runUntil(async () => {
+        const race = Promise.race([
+          finished.then((result) => ({ result })),
+          whenAborted(signal).then(() => ({ interrupted: true as const })),
+        ]);
+        await reportProgress(client, handle, io, race);
+        return race;
+      })
+      .finally(stopping.dispose);
     if ('interrupted' in outcome) {
       const value = await afterInterrupt(handle, finished, io, 'stays on the server and resumes when a worker runs (`spica server` + `spica worker`)');
       return value === null ? outcome : { result: await resolveSweepOutcome(value, handle.workflowId) };
@@ -110,6 +113,31 @@ export async function runOnOwnWorker(
     await spicaWorker?.close();
     await connection?.close();
   }
+}
+
+/** After a Ctrl-C, how long the worker may drain before this process says what it waits for. */
+const STOP_NOTICE_MS = 1_000;
+
+/**
+ * Once `signal` aborts, says so if the worker has not stopped within STOP_NOTICE_MS: it finishes the
+ * task in hand first — usually at once, but a local activity retrying against a store that is down
+ * holds it for minutes — and a second Ctrl-C (no handler left: node's default) quits at once.
+ */
+function noticeSlowStop(signal: AbortSignal, io: CommandIo): { dispose: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    timer = setTimeout(
+      () => io.stderr("interrupted: this process's worker finishes the task in hand before it stops (the run stays on the server); Ctrl-C again to quit now\n"),
+      STOP_NOTICE_MS,
+    );
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    dispose: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 /** Runs this process's worker on the task queue until `done` settles (a handed-over run's take-over). */
