@@ -49,3 +49,8 @@ export class StoreUnavailable extends SpicaError {
     super(message, 3);
   }
 }
+
+/** An error and its causes, outermost first (by shape: failures crossing the workflow sandbox are no `instanceof Error` here); at most 8 deep. */
+export function* causeChain(err: unknown): Generator<object> {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) yield e;
+}

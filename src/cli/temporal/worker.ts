@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { formatWithOptions } from 'node:util';
 import { ApplicationFailure } from '@temporalio/common';
-import { StoreUnavailable } from '../../errors.js';
+import { causeChain, StoreUnavailable } from '../../errors.js';
 import {
   DefaultLogger,
   NativeConnection,
@@ -62,9 +62,9 @@ export function spicaLogLine(entry: LogEntry): string {
   return entry.meta === undefined ? `${when} [${entry.level}] ${entry.message}\n` : `${when} [${entry.level}] ${entry.message} ${format(entry.meta)}\n`;
 }
 
-/** The message of a StoreUnavailable at the end of an error's cause chain (read by shape: the failure crossed the sandbox), else null. */
+/** The message of a StoreUnavailable in an error's cause chain, else null. */
 function storeUnavailableCause(err: unknown): string | null {
-  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causeChain(err)) {
     const { type, name, message } = e as { type?: unknown; name?: unknown; message?: unknown };
     if ((type === 'StoreUnavailable' || name === 'StoreUnavailable') && typeof message === 'string') return message;
   }
