@@ -1,9 +1,10 @@
 // Temporal costs and scale-out of the durable sweep (issues 8, 15; CLARIFICATIONS §E: replays of about
 // 1 s each). Every figure comes with its baseline measured in the same run, wall and CPU time.
-// (a) Temporal vs --local: `spica sweep <config> --json` as a user runs it, against a dev server that
-//     is already running — with its own in-process worker, and handed to a `spica worker` already
-//     polling (warmed by one sweep, or this sweep its first) — vs `spica sweep <config> --local --json`, same config, fresh caches, all as processes:
-//     the examples and a ≥ 256-replay sweep. Target ≤ 1.2×.
+// (a) Temporal vs --local: `spica sweep <config> --json` as a user runs it, against a server that is
+//     already running — `spica server`, whose worker takes the run (warmed by one sweep, or this sweep
+//     its first), and a server without worker, so that the sweep runs its own — vs `spica sweep
+//     <config> --local --json`, same config, fresh caches, all as processes: the examples and a
+//     ≥ 256-replay sweep. Target ≤ 1.2×.
 // (c) Scale-out: the same ~64-replay sweep driven by two `spica worker --concurrency 1` processes vs
 //     one: wall ratio (target ≤ 0.6 on 2 cores) and each worker's share of the replays (target ≥ 40 %).
 // (b) Crash pick-up of a long branch: a `spica worker` child process drives a branch to ~500 finished
@@ -105,6 +106,8 @@ interface Timed {
   /** User + system CPU of the process and all its threads; null when /usr/bin/time is missing. */
   cpuMs: number | null;
   stdout: string;
+  /** The last 20 kB of stderr. */
+  stderr: string;
 }
 
 const TIME_BIN = '/usr/bin/time';
@@ -130,7 +133,7 @@ async function timedSpica(args: string[], env: Record<string, string>): Promise<
     const [, user, sys] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-3).map(Number);
     cpuMs = (user + sys) * 1000;
   }
-  return { wallMs, cpuMs, stdout };
+  return { wallMs, cpuMs, stdout, stderr };
 }
 
 const cpu = (ms: number | null) => (ms === null ? 'n/a' : secs(ms));
@@ -159,7 +162,7 @@ async function overhead(address: string, namespace: string): Promise<void> {
   const picked = (process.env.BENCH_TEMPORAL_CASES ?? 'dense,moe,256').split(',');
   const reps = Math.max(1, Number(process.env.BENCH_TEMPORAL_REPS ?? 3));
   console.log(
-    `(a) Temporal (\`spica sweep --json\`, server already running) vs \`spica sweep --local --json\`; fresh caches, processes timed whole; ${reps} run(s) per arm and case, arms back to back in alternating order, medians (${os.cpus().length} cores). Three Temporal arms: the sweep's own in-process worker (no worker polls), and a \`spica worker\` already polling (started with fresh caches), to which the sweep hands its run: warmed by one sweep of another config, or as the first sweep it runs`,
+    `(a) Temporal (\`spica sweep --json\`, server already running) vs \`spica sweep --local --json\`; fresh caches, processes timed whole; ${reps} run(s) per arm and case, arms back to back in alternating order, medians (${os.cpus().length} cores). Three Temporal arms: \`spica server\` running (started with fresh caches), whose worker the sweep hands its run to: warmed by one sweep of another config, or as the first sweep it runs; and the sweep's own in-process worker (a server without worker: no worker polls)`,
   );
   let n = 0;
   for (const c of cases.filter((x) => picked.includes(x.key))) {
@@ -167,20 +170,23 @@ async function overhead(address: string, namespace: string): Promise<void> {
     const temporal = (taskQueue: string) => ['--json', '--address', address, '--namespace', namespace, '--task-queue', taskQueue];
     const runLocal = () => timedSpica(['sweep', c.file, '--local', '--json'], fresh());
     const runDurable = () => timedSpica(['sweep', c.file, ...temporal(`bench-overhead-${n++}`)], fresh());
-    // `warm`: the worker has run one sweep of another config first; else this sweep is its first.
-    const runHandedOver = async (warm: boolean): Promise<Timed & { workerCpuMs: number | null }> => {
-      const taskQueue = `bench-overhead-${n++}`;
-      const caches = fresh(); // the worker's and the sweep's (a result over the inline limit is read from the shared store)
-      const worker = await workerProcess(address, namespace, taskQueue, null, caches.SPICA_CACHE_DIR, { SPICA_RESULT_STORE: caches.SPICA_RESULT_STORE });
+    // On `spica server` as a user starts it, with the worker it runs (fresh caches): `warm`, that worker
+    // has run one sweep of another config first; else this sweep is its first.
+    const runOnServer = async (warm: boolean): Promise<Timed & { workerCpuMs: number | null }> => {
+      const caches = fresh(); // the server's worker's and the sweep's (a result over the inline limit is read from the shared store)
+      const port = await freePort();
+      const server = await serverProcess(port, caches);
+      const at = ['--json', '--address', `127.0.0.1:${port}`];
       try {
-        if (warm) await timedSpica(['sweep', c.warmUp, ...temporal(taskQueue)], caches);
-        const cpu0 = processCpuMs(worker.pid);
-        const timed = await timedSpica(['sweep', c.file, ...temporal(taskQueue)], caches);
-        const cpu1 = processCpuMs(worker.pid);
+        if (warm) await timedSpica(['sweep', c.warmUp, ...at], caches);
+        const cpu0 = processCpuMs(server.pid);
+        const timed = await timedSpica(['sweep', c.file, ...at], caches);
+        const cpu1 = processCpuMs(server.pid);
+        if (!timed.stderr.includes('run by the worker(s) polling')) throw new Error(`${c.name}: the sweep was not handed to the server's worker`);
         if ((JSON.parse(timed.stdout) as SweepResult).counts.cache_hits !== 0) throw new Error(`${c.name}: the warm-up sweep left replays in the worker's cache`);
         return { ...timed, workerCpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
       } finally {
-        await worker.stop();
+        await server.stop();
       }
     };
     const locals: Timed[] = [];
@@ -194,8 +200,8 @@ async function overhead(address: string, namespace: string): Promise<void> {
       const arms = [
         async () => locals.push(await runLocal()),
         async () => durables.push(await runDurable()),
-        async () => handedOver.push(await runHandedOver(true)),
-        async () => firstSweeps.push(await runHandedOver(false)),
+        async () => handedOver.push(await runOnServer(true)),
+        async () => firstSweeps.push(await runOnServer(false)),
       ];
       for (const arm of r % 2 === 0 ? arms : arms.reverse()) await arm();
       loads.push(load1());
@@ -213,16 +219,16 @@ async function overhead(address: string, namespace: string): Promise<void> {
     const med = (xs: number[] | null) => (xs === null ? null : median(xs));
     console.log(`    ${c.name}: ${first!.counts.evaluated} trials, ${replays} replays; results identical (Temporal = --local, every repetition)`);
     console.log(`      --local:   wall ${secs(median(walls(locals)))}, CPU ${cpu(med(cpus(locals)))}   (each: wall ${list(walls(locals))} s; CPU ${list(cpus(locals))} s)`);
-    console.log(`      Temporal:  wall ${secs(median(walls(durables)))}, CPU ${cpu(med(cpus(durables)))}   (each: wall ${list(walls(durables))} s; CPU ${list(cpus(durables))} s)`);
+    console.log(`      Temporal, own worker:  wall ${secs(median(walls(durables)))}, CPU ${cpu(med(cpus(durables)))}   (each: wall ${list(walls(durables))} s; CPU ${list(cpus(durables))} s)`);
     console.log(
-      `      ratio Temporal / --local (medians): wall ${ratio(median(walls(durables)), median(walls(locals)))} (target ≤ 1.2), CPU ${ratio(med(cpus(durables)), med(cpus(locals)))}; load average (1 min) ${loads.join(' → ')}`,
+      `      ratio Temporal (own worker) / --local (medians): wall ${ratio(median(walls(durables)), median(walls(locals)))} (target ≤ 1.2), CPU ${ratio(med(cpus(durables)), med(cpus(locals)))}; load average (1 min) ${loads.join(' → ')}`,
     );
     // What Temporal adds in seconds: a fixed start-up share (SDK load, connect, worker, first tasks)
     // does not shrink with the sweep, so small sweeps show it as a larger ratio.
     const signed = (ms: number) => `${ms < 0 ? '−' : '+'}${secs(Math.abs(ms))}`;
     const diffCpu = cpus(durables) && cpus(locals) ? signed(med(cpus(durables))! - med(cpus(locals))!) : 'n/a';
-    console.log(`      Temporal − --local (medians): wall ${signed(median(walls(durables)) - median(walls(locals)))}, CPU ${diffCpu}`);
-    // Handed over: the sweep process only starts and follows the run; its CPU plus the worker's.
+    console.log(`      Temporal (own worker) − --local (medians): wall ${signed(median(walls(durables)) - median(walls(locals)))}, CPU ${diffCpu}`);
+    // Handed over: the sweep process only starts and follows the run; its CPU plus the server process's (its worker; the Temporal server is a child process, not counted, as in the own-worker arm).
     const handedOverLines = (label: string, runs: (Timed & { workerCpuMs: number | null })[]) => {
       const totalCpus = runs.some((x) => x.cpuMs === null || x.workerCpuMs === null) ? null : runs.map((x) => x.cpuMs! + x.workerCpuMs!);
       const workerCpus = totalCpus === null ? null : runs.map((x) => x.workerCpuMs!);
@@ -233,8 +239,8 @@ async function overhead(address: string, namespace: string): Promise<void> {
         `      ratio Temporal (${label}) / --local (medians): wall ${ratio(median(walls(runs)), median(walls(locals)))} (target ≤ 1.2), CPU ${ratio(med(totalCpus), med(cpus(locals)))}; Temporal − --local: wall ${signed(median(walls(runs)) - median(walls(locals)))}`,
       );
     };
-    handedOverLines('`spica worker` polling, warmed by one sweep of another config', handedOver);
-    handedOverLines("`spica worker` polling, the worker's first sweep", firstSweeps);
+    handedOverLines("`spica server` running, its worker warmed by one sweep of another config", handedOver);
+    handedOverLines("`spica server` just started, its worker's first sweep", firstSweeps);
   }
 }
 
@@ -249,22 +255,24 @@ function processCpuMs(pid: number): number | null {
 }
 
 /** A `spica worker` process; resolves once it polls. Workers of one run share `cacheDir`, as machines share a store. */
-async function workerProcess(address: string, namespace: string, taskQueue: string, concurrency: number | null, cacheDir: string, env: Record<string, string> = {}) {
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'bin/spica.js'),
-      'worker',
-      ...['--address', address, '--namespace', namespace, '--task-queue', taskQueue, '--cache-dir', cacheDir],
-      ...(concurrency === null ? [] : ['--concurrency', String(concurrency)]),
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
-  );
+function workerProcess(address: string, namespace: string, taskQueue: string, concurrency: number | null, cacheDir: string, env: Record<string, string> = {}) {
+  const args = ['worker', '--address', address, '--namespace', namespace, '--task-queue', taskQueue, '--cache-dir', cacheDir];
+  return spicaProcess([...args, ...(concurrency === null ? [] : ['--concurrency', String(concurrency)])], env);
+}
+
+/** `spica server` as a user starts it (its worker beside it), in memory on `port`; resolves once its worker polls. */
+function serverProcess(port: number, env: Record<string, string>) {
+  return spicaProcess(['server', '--port', String(port), '--headless', '--in-memory'], env);
+}
+
+/** A long-running `spica` command (worker, server); resolves once its worker polls, stops on SIGTERM. */
+async function spicaProcess(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/spica.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   for (let i = 0; !stderr.includes('worker polling task queue'); i++) {
-    if (child.exitCode !== null || i > 1200) throw new Error(`spica worker did not start:\n${stderr}`);
+    if (child.exitCode !== null || i > 1200) throw new Error(`spica ${args[0]} did not start:\n${stderr}`);
     await sleep(100);
   }
   const stop = async () => {

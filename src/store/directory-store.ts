@@ -4,7 +4,7 @@
 // tmp file + rename, so a crashed writer never leaves a torn entry and concurrent writers of one
 // key leave one whole file.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EvalOutcome } from '../search/trial.js';
 import {
@@ -42,6 +42,24 @@ export class DirectoryStore implements SpicaStore {
 
   describe(): string {
     return `directory (replay cache ${this.cacheDir}, results ${this.resultsDir})`;
+  }
+
+  /** `<resultsDir>/store-id`, created by the first caller: written aside, then linked (fails if another was first). */
+  async id(): Promise<string> {
+    const file = path.join(this.resultsDir, 'store-id');
+    const existing = readOrNull(file)?.trim();
+    if (existing) return existing;
+    mkdirSync(this.resultsDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+    writeFileSync(tmp, `${randomUUID()}\n`);
+    try {
+      linkSync(tmp, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      unlinkSync(tmp);
+    }
+    return readFileSync(file, 'utf8').trim();
   }
 
   replayFile(version: string, specHash: string): string {

@@ -39,7 +39,12 @@ CREATE TABLE IF NOT EXISTS spica_blobs (
   sha256     text NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (kind, name)
-);`;
+);
+CREATE TABLE IF NOT EXISTS spica_store (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  id        text NOT NULL
+);
+INSERT INTO spica_store (id) VALUES (md5(random()::text || clock_timestamp()::text)) ON CONFLICT DO NOTHING;`;
 
 /** Advisory-lock id serialising schema creation (CREATE TABLE IF NOT EXISTS races between sessions). */
 const SCHEMA_LOCK = 0x5e1ca;
@@ -173,6 +178,12 @@ export class PostgresStore implements SpicaStore {
       if (err instanceof StoreUnavailable) throw err;
       throw new StoreUnavailable(`${(err as Error).message} (check --store / SPICA_STORE_URL)`);
     }
+  }
+
+  /** The one row of `spica_store`, inserted with the schema by the first process that used the database. */
+  async id(): Promise<string> {
+    const r = await this.query<{ id: string }>('SELECT id FROM spica_store', []);
+    return r.rows[0].id;
   }
 
   async getReplay(version: string, specHash: string): Promise<EvalOutcome | null> {

@@ -46,6 +46,13 @@ export interface SpicaStore {
   /** The blob's text, or null when it is not in this store. */
   getBlob(kind: BlobKind, name: string): Promise<string | null>;
 
+  /**
+   * This store's own id: random, written into the store by its first user and read back by every other
+   * one, whatever path or URL it names the store by; two stores never share it. Workers carry it in
+   * their Temporal identity (task-queue.ts), so a sweep is never handed to a worker of another store.
+   */
+  id(): Promise<string>;
+
   /** Releases connections (a no-op for the directory). */
   close(): Promise<void>;
 }

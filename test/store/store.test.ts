@@ -96,6 +96,31 @@ describe('directory store files', () => {
   });
 });
 
+// Workers carry the id in their Temporal identity; a sweep refuses workers of another store (task-queue.ts).
+describe('store id', () => {
+  it('directory: one id per results directory, whatever the cache directory; concurrent first users agree', async () => {
+    const results = tmp('spica-results-');
+    const views = Array.from({ length: 6 }, () => new DirectoryStore(tmp('spica-cache-'), results));
+    const ids = await Promise.all(views.map((v) => v.id()));
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(readdirSync(results)).toEqual(['store-id']); // no tmp files left
+    expect(await new DirectoryStore(tmp('spica-cache-'), results).id()).toBe(ids[0]);
+    expect(await new DirectoryStore(tmp('spica-cache-'), tmp('spica-results-')).id()).not.toBe(ids[0]);
+  });
+
+  it('postgresql: one id per database, whatever the connection string names it by', async () => {
+    const a = new PostgresStore(pgUrl);
+    const b = new PostgresStore(`${pgUrl}${pgUrl.includes('?') ? '&' : '?'}application_name=spica-other-view`);
+    const c = new PostgresStore(await createTestDatabase(inject('postgresUrl')));
+    opened.push(a, b, c);
+    const [idA, idB, idC] = await Promise.all([a.id(), b.id(), c.id()]);
+    expect(idA).toMatch(/^[0-9a-f]{32}$/);
+    expect(idB).toBe(idA);
+    expect(idC).not.toBe(idA);
+  });
+});
+
 describe('postgresql connection strings', () => {
   it('never show the password', () => {
     expect(redactUrl('postgresql://u:secret@db:5432/spica')).toBe('postgresql://u:***@db:5432/spica');

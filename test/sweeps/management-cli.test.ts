@@ -9,7 +9,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { replayPool } from '../../activities/replay-pool.js';
 import { main } from '../../src/cli/main.js';
 import { createSpicaWorker, type SpicaWorker } from '../../src/cli/temporal/worker.js';
-import { sweepWorkerIdentity } from '../../src/cli/temporal/task-queue.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { canonicalJson } from '../../src/config/canonical-json.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
@@ -246,7 +245,7 @@ describe('resume', () => {
     process.env.SPICA_TEST_HOOKS = '1';
     process.env.SPICA_TEST_HANG_MATCH = canonicalJson(victim.config);
     // The run's own worker, as `spica sweep` marks it: gone by the resume, so the resume runs its own.
-    const first = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue: queue, identity: sweepWorkerIdentity(process.pid, os.hostname()) });
+    const first = await createSpicaWorker({ address: t.address, namespace: t.namespace, taskQueue: queue, sweepWorker: true });
     try {
       await first.worker.runUntil(async () => {
         const handle = await t.client.workflow.start('sweep', { workflowId: id, taskQueue: queue, args: [config] });

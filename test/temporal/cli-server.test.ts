@@ -7,12 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '@temporalio/client';
 import { main } from '../../src/cli/main.js';
 import { TemporalUnavailable } from '../../src/errors.js';
 import { findTemporalCli, provisionTemporalCli } from '../../src/cli/temporal/cli-binary.js';
 import { freePort } from '../../src/cli/temporal/free-port.js';
 import { isTemporalReachable } from '../../src/cli/temporal/reachability.js';
-import { captureIo, connectTestTemporal, spawnSpica, type TestTemporal } from './harness.js';
+import { captureIo, connectTestTemporal, spawnSpica, TINY_CONFIG_YAML, writeTempConfig, type SpicaProcess, type TestTemporal } from './harness.js';
+import { taskQueuePollers } from '../../src/cli/temporal/task-queue.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestTemporal;
@@ -31,6 +33,82 @@ describe('spica server', () => {
     expect(await main(['server', '--ip', host, '--port', port], io)).toBe(0);
     expect(out.stderr).toMatch(/already running/);
     expect(out.stdout.trim()).toBe(t.address);
+  });
+
+  /** `spica server` on a free port, in memory, with fresh caches; resolves once `ready` is on its stderr. */
+  async function startServer(args: string[], ready: string): Promise<{ run: SpicaProcess; address: string; env: NodeJS.ProcessEnv }> {
+    const port = await freePort();
+    const env = { SPICA_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'spica-srv-cache-')), SPICA_RESULT_STORE: mkdtempSync(path.join(os.tmpdir(), 'spica-srv-results-')) };
+    const run = spawnSpica(['server', '--port', String(port), '--headless', '--in-memory', ...args], env);
+    for (let i = 0; i < 900 && !run.output().stderr.includes(ready); i++) {
+      if (run.child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(run.output().stderr).toContain(ready);
+    return { run, address: `127.0.0.1:${port}`, env };
+  }
+
+  // Issue 15: a sweep that has to start its own worker pays the worker SDK's load and first execution
+  // (~1.3–1.6× a `--local` sweep on the examples); one handed to a worker already polling does not.
+  it('runs a worker beside its server: a sweep hands its run to it; Ctrl-C stops the worker, then the server', async () => {
+    const { run, address, env } = await startServer([], "worker polling task queue 'spica'");
+    try {
+      const sweep = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--address', address, '--json'], env);
+      expect(await sweep.exited).toBe(0);
+      expect(sweep.output().stderr).toContain("run by the worker(s) polling task queue 'spica' (1 seen)");
+      expect(JSON.parse(sweep.output().stdout).counts.evaluated).toBe(4);
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    expect(await run.exited).toBe(0);
+    const { stderr } = run.output();
+    expect(stderr.indexOf('worker shutting down')).toBeGreaterThan(-1);
+    expect(stderr.indexOf('stopping the Temporal dev server')).toBeGreaterThan(stderr.indexOf('worker shutting down'));
+    expect(await isTemporalReachable(address, 500)).toBe(false);
+  });
+
+  // Its worker keeps trials, results and the replay cache in its own store: a sweep of another store
+  // handed to it would have its --store silently ignored, and could not read a large result back.
+  it('a sweep with another store than the polling worker: exit 3 naming it, no run started', async () => {
+    const { run, address, env } = await startServer([], "worker polling task queue 'spica'");
+    try {
+      const otherStore = { ...env, SPICA_RESULT_STORE: mkdtempSync(path.join(os.tmpdir(), 'spica-srv-other-')) };
+      const sweep = spawnSpica(['sweep', writeTempConfig(TINY_CONFIG_YAML), '--address', address, '--json'], otherStore);
+      expect(await sweep.exited).toBe(3);
+      expect(sweep.output().stderr).toMatch(/task queue 'spica' is polled by worker\(s\) that use another store than this process's .*#store-[0-9a-f]{12}/);
+      const connection = await Connection.connect({ address });
+      try {
+        const listed = await connection.workflowService.listWorkflowExecutions({ namespace: 'default' });
+        expect(listed.executions).toEqual([]);
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    expect(await run.exited).toBe(0);
+  });
+
+  it('--no-worker: only the server, nobody polls the task queue', async () => {
+    const { run, address } = await startServer(['--no-worker'], 'Press Ctrl-C to stop.');
+    try {
+      const connection = await Connection.connect({ address });
+      try {
+        expect(await taskQueuePollers(connection, 'default', 'spica', 'workflow')).toEqual([]);
+      } finally {
+        await connection.close();
+      }
+      expect(run.output().stderr).not.toContain('worker polling');
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    expect(await run.exited).toBe(0);
+  });
+
+  it('--no-worker with a worker flag: exit 2, nothing started', async () => {
+    const { io, out } = captureIo();
+    expect(await main(['server', '--no-worker', '--concurrency', '2', '--port', '1'], io)).toBe(2);
+    expect(out.stderr).toContain('--no-worker runs no worker, so --concurrency has nothing to set');
   });
 
   // SIGHUP: the terminal or ssh session went away. Left to node's default it ended the command on the

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLocalSweep } from '../../activities/local-sweep.js';
 import { askAndMaterializeAsking, waveHereOn } from '../../activities/wave-here.js';
 import { main } from '../../src/cli/main.js';
-import { activityPollers, isSweepWorker, otherLivePollers, POLLER_LIVE_MS, sweepWorkerIdentity } from '../../src/cli/temporal/task-queue.js';
+import { activityPollers, isSweepWorker, otherLivePollers, POLLER_LIVE_MS, storeTagOf, sweepWorkerIdentity, workerIdentity } from '../../src/cli/temporal/task-queue.js';
 import { createSpicaWorker } from '../../src/cli/temporal/worker.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { SweepResult } from '../../src/search/sweepResult.js';
@@ -51,9 +51,18 @@ describe('waves on the sweep\'s own worker', () => {
       { identity: sweepWorkerIdentity(111, 'here'), lastAccessMs: now }, // a `spica sweep`'s worker, exited
       { identity: sweepWorkerIdentity(222, 'here'), lastAccessMs: now }, // one whose sweep runs
       { identity: '111@elsewhere', lastAccessMs: now }, // another host: cannot tell, so alive
+      { identity: workerIdentity(111, 'here', 'ab12-cd34'), lastAccessMs: now }, // with its store's tag, exited
+      { identity: sweepWorkerIdentity(222, 'here', 'ab12-cd34'), lastAccessMs: now }, // tagged, its sweep runs
     ].map((p) => ({ ...p, buildId: null }));
     const alive = (pid: number) => pid === 222;
-    expect(otherLivePollers(pollers, 'me', now, 'here', alive).map((p) => p.identity)).toEqual(['w2', '222@here', '222@here:spica-sweep', '111@elsewhere']);
+    expect(otherLivePollers(pollers, 'me', now, 'here', alive).map((p) => p.identity)).toEqual([
+      'w2',
+      '222@here',
+      '222@here:spica-sweep',
+      '111@elsewhere',
+      '222@here#store-ab12cd34:spica-sweep',
+    ]);
+    expect(['222@here#store-ab12cd34:spica-sweep', '111@here#store-0f', '222@here', 'other-worker'].map(storeTagOf)).toEqual(['ab12cd34', '0f', null, null]);
     expect([sweepWorkerIdentity(222, 'here'), '222@here', 'other-worker'].map(isSweepWorker)).toEqual([true, false, false]);
   });
 

@@ -28,7 +28,7 @@ describe('worker warm-up', () => {
     try {
       expect(w.output().stderr).toMatch(/worker polling task queue .*, warmed up in \d+\.\d s; Ctrl-C to stop/);
       expect(readdirSync(cacheDir)).toEqual([]);
-      expect(readdirSync(resultStore)).toEqual([]);
+      expect(readdirSync(resultStore)).toEqual(['store-id']); // the store's id, which the worker's identity names
       const started = t.client.workflow.list({ query: `TaskQueue = '${taskQueue}'` });
       const ids: string[] = [];
       for await (const wf of started) ids.push(wf.workflowId);

@@ -7,7 +7,7 @@ import { InputError } from '../../errors.js';
 import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
 import { processShutdownSignal } from '../temporal/shutdown-signal.js';
-import { describePollers, hasSweepWorker, requireOwnBuild } from '../temporal/task-queue.js';
+import { describePollers, hasSweepWorker, requireOwnBuildAndStore } from '../temporal/task-queue.js';
 import type { SweepResult } from '../../search/sweepResult.js';
 import { asCliError } from '../sweeps/management-session.js';
 import { formatSweepResult } from '../temporal/sweep-summary.js';
@@ -95,7 +95,7 @@ export async function runResume(args: ResumeArgs, io: CommandIo, signal: AbortSi
 
     // Workers already polling the task queue take the new run, as for `spica sweep`; else this process runs one.
     const pollers = await describePollers(connection, namespace, taskQueue, { lasting: true });
-    requireOwnBuild(pollers, taskQueue);
+    requireOwnBuildAndStore(pollers, taskQueue);
     let result: SweepResult;
     if (hasSweepWorker(pollers)) {
       await registerSweepAttributes(connection, namespace, io);

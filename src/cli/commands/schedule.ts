@@ -85,7 +85,7 @@ async function create(argv: string[], io: CommandIo): Promise<number> {
     io.stderr(`created schedule ${scheduleId} (cron "${cron}"${timezone ? ` ${timezone}` : ''}); next run ${view.next_runs[0] ?? '-'}\n`);
     const pollers = await describePollers(s.connection, s.namespace, taskQueue, { lasting: true });
     if (!hasSweepWorker(pollers)) {
-      io.stderr(`warning: no worker polls task queue '${taskQueue}' yet; scheduled runs wait until \`spica worker --task-queue ${taskQueue}\` runs\n`);
+      io.stderr(`warning: no worker polls task queue '${taskQueue}' yet; scheduled runs wait until \`spica worker --task-queue ${taskQueue}\`${taskQueue === DEFAULT_TASK_QUEUE ? ' or `spica server` (a worker beside the server)' : ''} runs\n`);
     }
     // A schedule is not a run: the workers polling when it fires run it. Say now if some are of another build.
     if (pollers.foreign.length > 0) {

@@ -12,6 +12,23 @@ import { spicaBuildId } from '../temporal/spica-build.js';
 import { DEFAULT_TASK_QUEUE, describePollers, foreignList } from '../temporal/task-queue.js';
 import { missingNamespace, missingNamespaceMessage } from '../temporal/namespace-not-found.js';
 
+/** The flags that say how a worker runs: `spica worker`'s, and `spica server`'s for the worker it runs. */
+export const WORKER_FLAGS = {
+  'task-queue': { type: 'string' },
+  concurrency: { type: 'string' },
+  'cache-dir': { type: 'string' },
+  store: { type: 'string' },
+} as const;
+
+/** Usage lines of WORKER_FLAGS. */
+export const WORKER_FLAGS_USAGE = `  --task-queue NAME    task queue to poll (default '${DEFAULT_TASK_QUEUE}')
+  --concurrency N      activity slots and replay worker threads (default: the machine's cores);
+                       with other workers on the queue each replay of a wave is its own activity,
+                       so this worker takes at most N of them at a time and the others the rest;
+                       alone on the queue it replays the waves itself, N at a time
+  --cache-dir DIR      persistent replay-result cache (default: SPICA_CACHE_DIR, else .spica/cache/)
+${STORE_OPTION_USAGE}`;
+
 const usage = `Usage: spica worker [options]
 
 Run a Temporal worker for Spica's workflows and activities until Ctrl-C (then it finishes the
@@ -23,13 +40,7 @@ compilation.
 Options:
   --address HOST:PORT  Temporal frontend (default: TEMPORAL_ADDRESS, the temporal.toml profile, or temporal-dev.yaml)
   --namespace NAME     namespace (default: TEMPORAL_NAMESPACE, the profile, or 'default')
-  --task-queue NAME    task queue to poll (default '${DEFAULT_TASK_QUEUE}')
-  --concurrency N      activity slots and replay worker threads (default: the machine's cores);
-                       with other workers on the queue each replay of a wave is its own activity,
-                       so this worker takes at most N of them at a time and the others the rest;
-                       alone on the queue it replays the waves itself, N at a time
-  --cache-dir DIR      persistent replay-result cache (default: SPICA_CACHE_DIR, else .spica/cache/)
-${STORE_OPTION_USAGE}
+${WORKER_FLAGS_USAGE}
 
 Each replay runs on a worker thread; one past the sweep's max_eval_seconds is terminated and
 becomes a timed_out trial; one over its heap cap (SPICA_REPLAY_HEAP_MB, default 4096) fails only
@@ -70,12 +81,19 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
   const spica = await createSpicaWorker({ ...opts, connection, wavesHere: true });
   // Before it polls, so that the first sweep handed to it finds its code warm (worker-warm-up.ts).
   const warmUpMs = await warmUpWorker();
-  // Sweeps refuse a task queue that workers of two builds poll (task-queue.ts requireOwnBuild): say so now.
-  const foreign = (await describePollers(connection, opts.namespace, opts.taskQueue).catch(() => null))?.foreign ?? [];
-  if (foreign.length > 0) {
+  // Sweeps refuse a task queue that workers of two builds, or two stores, poll (task-queue.ts
+  // requireOwnBuildAndStore): say so now.
+  const pollers = await describePollers(connection, opts.namespace, opts.taskQueue).catch(() => null);
+  if (pollers && pollers.foreign.length > 0) {
     io.stderr(
-      `warning: task queue '${opts.taskQueue}' is also polled by worker(s) of another Spica build: ${foreignList(foreign)}; ` +
+      `warning: task queue '${opts.taskQueue}' is also polled by worker(s) of another Spica build: ${foreignList(pollers.foreign)}; ` +
         `sweeps refuse to run there until only one build polls\n`,
+    );
+  }
+  if (pollers && pollers.otherStores.length > 0) {
+    io.stderr(
+      `warning: task queue '${opts.taskQueue}' is also polled by worker(s) of another store: ${pollers.otherStores.map((p) => p.identity).join(', ')}; ` +
+        `sweeps refuse to run there until all its workers use one store\n`,
     );
   }
   io.stderr(
@@ -96,6 +114,19 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
   return 0;
 }
 
+/** A worker's settings from WORKER_FLAGS' values (`--store` takes effect for this process). */
+export function workerSettingsFromFlags(values: { 'task-queue'?: string; concurrency?: string; 'cache-dir'?: string; store?: string }): Pick<WorkerRunOptions, 'taskQueue' | 'concurrency' | 'cacheDir'> {
+  useStoreFlag(values.store);
+  let concurrency: number | undefined;
+  if (values.concurrency !== undefined) {
+    concurrency = Number(values.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
+    }
+  }
+  return { taskQueue: values['task-queue'] ?? DEFAULT_TASK_QUEUE, concurrency, cacheDir: values['cache-dir'] && path.resolve(values['cache-dir']) };
+}
+
 export const command: Command = {
   name: 'worker',
   summary: 'run a standalone Temporal worker',
@@ -103,32 +134,15 @@ export const command: Command = {
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
-      options: {
-        address: { type: 'string' },
-        namespace: { type: 'string' },
-        'task-queue': { type: 'string' },
-        concurrency: { type: 'string' },
-        'cache-dir': { type: 'string' },
-        store: { type: 'string' },
-      },
+      options: { address: { type: 'string' }, namespace: { type: 'string' }, ...WORKER_FLAGS },
       allowPositionals: false,
     });
-    useStoreFlag(values.store);
-    let concurrency: number | undefined;
-    if (values.concurrency !== undefined) {
-      concurrency = Number(values.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1) {
-        throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
-      }
-    }
+    const settings = workerSettingsFromFlags(values);
     const target = resolveTemporalTarget({ address: values.address, namespace: values.namespace });
     const address = target.address ?? devServerAddress(loadDevServerConfig());
     const shutdown = processShutdownSignal();
     try {
-      return await runWorker(
-        { address, namespace: target.namespace, taskQueue: values['task-queue'] ?? DEFAULT_TASK_QUEUE, concurrency, cacheDir: values['cache-dir'] && path.resolve(values['cache-dir']), signal: shutdown.signal },
-        io,
-      );
+      return await runWorker({ address, namespace: target.namespace, ...settings, signal: shutdown.signal }, io);
     } finally {
       shutdown.dispose();
     }

@@ -12,7 +12,7 @@ import { resumeCanFix, sweepFailureError } from './sweep-failure.js';
 import { startSweep } from './sweep-start.js';
 import { connectClient } from '../temporal/client-connection.js';
 import { openSweepTarget, registerSweepAttributes, requireSweepWorker } from '../temporal/sweep-session.js';
-import { describePollers, hasSweepWorker, requireOwnBuild } from '../temporal/task-queue.js';
+import { describePollers, hasSweepWorker, requireOwnBuildAndStore } from '../temporal/task-queue.js';
 
 const NOT_STARTED = '(not started)';
 
@@ -30,7 +30,7 @@ export async function runDurableSweep(config: SmartSearchConfig, args: SweepArgs
     if (!server || server.reused) {
       connection = await connectClient(address);
       const pollers = await describePollers(connection, namespace, args.taskQueue, { lasting: true });
-      requireOwnBuild(pollers, args.taskQueue);
+      requireOwnBuildAndStore(pollers, args.taskQueue);
       if (hasSweepWorker(pollers)) {
         const { runOnPollingWorkers } = await import('./handed-over-sweep.js');
         return await runOnPollingWorkers(config, args, io, signal, { ...target, connection, workers: pollers.workflowPollers }, started);

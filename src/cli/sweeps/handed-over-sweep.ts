@@ -79,7 +79,7 @@ export async function followHandedOverRun(
       outcome = { result: value };
     }
     const result = await resolveSweepOutcome(outcome.result, handle.workflowId);
-    // The run was handed to workers of this build (task-queue.ts requireOwnBuild), but one of another
+    // The run was handed to workers of this build (task-queue.ts requireOwnBuildAndStore), but one of another
     // build may have joined since: say so when the simulator that replayed is not this one's.
     if (result.simulator_version !== SIMULATOR_VERSION) {
       io.stderr(`warning: the workers replayed with simulator ${result.simulator_version}, this checkout has ${SIMULATOR_VERSION}; restart them to use it\n`);

@@ -2,7 +2,6 @@
 // process that shares the client's native connection (eager start). Loaded only when no other worker
 // polls the task queue (durable-sweep.ts, resume.ts), or when the workers a run was handed to are gone
 // (handed-over-sweep.ts): it loads the worker SDK and its native library.
-import os from 'node:os';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { CommandIo } from '../command.js';
@@ -16,7 +15,6 @@ import { afterInterrupt, resolveSweepOutcome } from './sweep-outcome.js';
 import { prepareSweepStart } from './sweep-start.js';
 import { registerSweepAttributes } from '../temporal/sweep-session.js';
 import { whenAborted } from '../temporal/shutdown-signal.js';
-import { sweepWorkerIdentity } from '../temporal/task-queue.js';
 import { createSpicaWorker, installQuietRuntime, spicaWorkflowBundle } from '../temporal/worker.js';
 import { connectWorker } from '../temporal/worker-connection.js';
 
@@ -31,8 +29,7 @@ export interface WorkerTarget {
 function inProcessWorker(target: WorkerTarget, connection: NativeConnection) {
   // Marked as a sweep's own worker: a later `spica sweep` must not hand its run to a worker that stops
   // when this sweep does (task-queue.ts).
-  const identity = sweepWorkerIdentity(process.pid, os.hostname());
-  return createSpicaWorker({ ...target, workflowsOnMainThread: true, wavesHere: true, connection, identity });
+  return createSpicaWorker({ ...target, workflowsOnMainThread: true, wavesHere: true, connection, sweepWorker: true });
 }
 
 /**
@@ -102,7 +99,7 @@ export async function runOnOwnWorker(
       })
       .finally(stopping.dispose);
     if ('interrupted' in outcome) {
-      const value = await afterInterrupt(handle, finished, io, 'stays on the server and resumes when a worker runs (`spica server` + `spica worker`)');
+      const value = await afterInterrupt(handle, finished, io, 'stays on the server and resumes when a worker runs (`spica server` runs one beside the embedded server; or `spica worker`)');
       return value === null ? outcome : { result: await resolveSweepOutcome(value, handle.workflowId) };
     }
     return { result: await resolveSweepOutcome(outcome.result, handle.workflowId) };

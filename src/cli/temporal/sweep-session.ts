@@ -13,7 +13,7 @@ import { devServerAddress, loadDevServerConfig } from './dev-config.js';
 import { startDevServer, type DevServerHandle } from './dev-server.js';
 import { isTemporalReachable } from './reachability.js';
 import { ensureSearchAttributes } from './search-attribute-registration.js';
-import { describePollers, hasSweepWorker, requireOwnBuild } from './task-queue.js';
+import { describePollers, hasSweepWorker, requireOwnBuildAndStore } from './task-queue.js';
 
 export interface SweepTarget {
   address: string;
@@ -50,10 +50,10 @@ export async function registerSweepAttributes(connection: Connection | NativeCon
 /** A detached start needs a worker of this build already polling the task queue (Clarification A: else exit 3). */
 export async function requireSweepWorker(connection: Connection, namespace: string, taskQueue: string, address: string): Promise<void> {
   const pollers = await describePollers(connection, namespace, taskQueue, { lasting: true });
-  requireOwnBuild(pollers, taskQueue);
+  requireOwnBuildAndStore(pollers, taskQueue);
   if (!hasSweepWorker(pollers)) {
     throw new TemporalUnavailable(
-      `--detach needs a worker polling task queue '${taskQueue}' on ${address}, and none is; start one with \`spica worker --address ${address} --task-queue ${taskQueue}\` (and the server with \`spica server\` if needed)`,
+      `--detach needs a worker polling task queue '${taskQueue}' on ${address}, and none is; start one with \`spica worker --address ${address} --task-queue ${taskQueue}\` (\`spica server\` starts the embedded server with a worker beside it)`,
     );
   }
 }

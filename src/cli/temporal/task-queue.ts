@@ -5,6 +5,7 @@ import os from 'node:os';
 import type { Connection } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { TemporalUnavailable } from '../../errors.js';
+import { spicaStore } from '../../store/select.js';
 import { spicaBuildId } from './spica-build.js';
 
 // temporal.api.enums.v1 numbers: TaskQueueKind NORMAL = 1; TaskQueueType WORKFLOW = 1, ACTIVITY = 2.
@@ -20,6 +21,8 @@ export interface TaskQueuePollers {
   activityPollers: number;
   /** Live workers of any kind whose build is not this checkout's (spica-build.ts), one entry per identity. */
   foreign: TaskQueuePoller[];
+  /** Live workers of any kind whose identity names another store than this process's (workerIdentity), one entry per identity. */
+  otherStores: TaskQueuePoller[];
 }
 
 /**
@@ -38,13 +41,25 @@ export async function describePollers(
   const live = async (type: PollerType) => otherLivePollers(await taskQueuePollers(connection, namespace, taskQueue, type), '', Date.now(), os.hostname(), pidAlive);
   const [workflow, activity] = await Promise.all([live('workflow'), live('activity')]);
   const count = (pollers: TaskQueuePoller[]) => (opts.lasting ? pollers.filter((p) => !isSweepWorker(p.identity)) : pollers).length;
-  return { workflowPollers: count(workflow), activityPollers: count(activity), foreign: foreignBuilds([...workflow, ...activity], spicaBuildId()) };
+  const all = [...workflow, ...activity];
+  // This process's store is looked at only when some worker names one (a file read, or a query).
+  const ourStore = all.some((p) => storeTagOf(p.identity) !== null) ? storeTag(await spicaStore().id()) : '';
+  return {
+    workflowPollers: count(workflow),
+    activityPollers: count(activity),
+    foreign: onePerIdentity(all, (p) => p.buildId !== spicaBuildId()),
+    otherStores: onePerIdentity(all, (p) => ![null, ourStore].includes(storeTagOf(p.identity))),
+  };
 }
 
 /** The pollers whose build is not `build` (none reported counts as another), one per identity. */
 export function foreignBuilds(pollers: readonly TaskQueuePoller[], build: string): TaskQueuePoller[] {
+  return onePerIdentity(pollers, (p) => p.buildId !== build);
+}
+
+function onePerIdentity(pollers: readonly TaskQueuePoller[], keep: (p: TaskQueuePoller) => boolean): TaskQueuePoller[] {
   const byIdentity = new Map<string, TaskQueuePoller>();
-  for (const p of pollers) if (p.buildId !== build && !byIdentity.has(p.identity)) byIdentity.set(p.identity, p);
+  for (const p of pollers) if (keep(p) && !byIdentity.has(p.identity)) byIdentity.set(p.identity, p);
   return [...byIdentity.values()];
 }
 
@@ -58,10 +73,19 @@ export function foreignList(foreign: readonly TaskQueuePoller[], nowMs: number =
 }
 
 /**
- * Refuses (exit 3) to start or follow a run on a task queue that live workers of another Spica build
- * poll: they would take some of its workflow tasks and replays, and the answer would mix two builds.
+ * Refuses (exit 3) to start or follow a run on a task queue that live workers of another Spica build,
+ * or of another store, poll: they would take some of its workflow tasks and replays, and the answer
+ * would mix two builds, or its trials, results and cache would go where this process does not look
+ * (its `--store` silently ignored).
  */
-export function requireOwnBuild(pollers: TaskQueuePollers, taskQueue: string): void {
+export function requireOwnBuildAndStore(pollers: TaskQueuePollers, taskQueue: string): void {
+  if (pollers.otherStores.length > 0) {
+    throw new TemporalUnavailable(
+      `task queue '${taskQueue}' is polled by worker(s) that use another store than this process's (${spicaStore().describe()}): ${pollers.otherStores.map((p) => p.identity).join(', ')}; ` +
+        `a run there would keep its trials, results and replay cache where this process does not read them. Start them with this store (--store, or the same directories), stop them, or run on another task queue (--task-queue); ` +
+        `a worker stopped on another machine stays listed until ${POLLER_LIVE_MS / 1000} s after its last poll`,
+    );
+  }
   if (pollers.foreign.length === 0) return;
   throw new TemporalUnavailable(
     `task queue '${taskQueue}' is polled by worker(s) of another Spica build than this checkout's (${spicaBuildId()}): ${foreignList(pollers.foreign)}; ` +
@@ -93,18 +117,36 @@ export const POLLER_LIVE_MS = 70_000;
 
 /** Marks the identity of a `spica sweep`'s in-process worker, which polls only while its sweep runs. */
 const SWEEP_WORKER_MARK = ':spica-sweep';
+/** Names the worker's store in its identity: `#store-` and the start of the store's id. */
+const STORE_MARK = '#store-';
+const STORE_TAG = /#store-([0-9a-z]+)/;
 
-/** The identity of this process's in-process sweep worker: the SDK's `<pid>@<host>`, marked. */
-export function sweepWorkerIdentity(pid: number, host: string): string {
-  return `${pid}@${host}${SWEEP_WORKER_MARK}`;
+/** The part of a store id (SpicaStore.id) a worker identity carries. */
+export function storeTag(storeId: string): string {
+  return storeId.toLowerCase().replace(/[^0-9a-z]/g, '').slice(0, 12);
+}
+
+/** The store tag a worker identity carries, or null (a worker that names none: not a Spica worker, or an older one). */
+export function storeTagOf(identity: string): string | null {
+  return STORE_TAG.exec(identity)?.[1] ?? null;
+}
+
+/** A Spica worker's identity: the SDK's `<pid>@<host>`, then its store's tag when given. */
+export function workerIdentity(pid: number, host: string, storeId?: string): string {
+  return `${pid}@${host}${storeId === undefined ? '' : `${STORE_MARK}${storeTag(storeId)}`}`;
+}
+
+/** The identity of this process's in-process sweep worker: workerIdentity, marked. */
+export function sweepWorkerIdentity(pid: number, host: string, storeId?: string): string {
+  return `${workerIdentity(pid, host, storeId)}${SWEEP_WORKER_MARK}`;
 }
 
 export function isSweepWorker(identity: string): boolean {
   return identity.endsWith(SWEEP_WORKER_MARK);
 }
 
-/** `<pid>@<host>`, with or without the sweep worker's mark. */
-const LOCAL_IDENTITY = new RegExp(`^(\\d+)@(.*?)(?:${SWEEP_WORKER_MARK})?$`);
+/** `<pid>@<host>`, with or without a store tag and the sweep worker's mark. */
+const LOCAL_IDENTITY = new RegExp(`^(\\d+)@(.*?)(?:${STORE_MARK}[0-9a-z]+)?(?:${SWEEP_WORKER_MARK})?$`);
 
 /**
  * Pollers of the list other than `self` that may be alive: polled within POLLER_LIVE_MS, and, for the

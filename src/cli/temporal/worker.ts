@@ -25,7 +25,8 @@ import { connectWorker } from './worker-connection.js';
 import { SpicaSdkWorker } from './sdk-worker.js';
 import { ServerOutageLog } from './server-outage-log.js';
 import { spicaBuildId } from './spica-build.js';
-import { DEFAULT_TASK_QUEUE } from './task-queue.js';
+import { DEFAULT_TASK_QUEUE, sweepWorkerIdentity, workerIdentity } from './task-queue.js';
+import { spicaStore } from '../../store/select.js';
 
 let runtimeInstalled = false;
 
@@ -114,8 +115,10 @@ export interface SpicaWorkerOptions {
   taskQueue?: string;
   /** Activity slots and replay-thread pool size (default: the machine's cores). */
   concurrency?: number;
-  /** Worker identity shown in histories (default: the SDK's pid@host). */
+  /** Worker identity shown in histories (default: workerIdentity, the SDK's pid@host with the store's tag). */
   identity?: string;
+  /** A `spica sweep`'s own worker, which stops with its sweep: marked so in its default identity (task-queue.ts). */
+  sweepWorker?: boolean;
   /** Persistent result cache directory (sets SPICA_CACHE_DIR for this process). */
   cacheDir?: string;
   /**
@@ -186,8 +189,9 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
   configureReplayPool({ size: slots });
   replayPool().prewarm(); // boot the replay threads while the worker connects
   if (opts.cacheDir) process.env.SPICA_CACHE_DIR = opts.cacheDir;
-  // The SDK's default, spelled out: `waveHere` tells this worker's pollers from the others by it.
-  const identity = opts.identity ?? `${process.pid}@${os.hostname()}`;
+  // The SDK's default with the store's tag: `waveHere` tells this worker's pollers from the others by
+  // it, and sweeps hand their runs only to workers of their own store.
+  const identity = opts.identity ?? (opts.sweepWorker ? sweepWorkerIdentity : workerIdentity)(process.pid, os.hostname(), await spicaStore().id());
   try {
     const worker = await SpicaSdkWorker.create({
       connection,
