@@ -33,8 +33,8 @@ const usage = `Usage: spica worker [options]
 
 Run a Temporal worker for Spica's workflows and activities until Ctrl-C (then it finishes the
 tasks in hand and exits). Without an address it connects to the embedded server of
-temporal-dev.yaml (start it with \`spica server\`). Before it polls it runs two tiny sweeps
-in-process (~0.3 s, nothing cached or stored), so the first sweep it takes does not pay first-time
+temporal-dev.yaml (start it with \`spica server\`). Before it polls it runs two small sweeps
+in-process (~0.8 s, nothing cached or stored), so the first sweep it takes does not pay first-time
 compilation.
 
 Options:
