@@ -33,9 +33,11 @@ const usage = `Usage: spica worker [options]
 
 Run a Temporal worker for Spica's workflows and activities until Ctrl-C (then it finishes the
 tasks in hand and exits). Without an address it connects to the embedded server of
-temporal-dev.yaml (start it with \`spica server\`). Before it polls it runs two small sweeps
-in-process (~0.8 s, nothing cached or stored), so the first sweep it takes does not pay first-time
-compilation.
+temporal-dev.yaml (start it with \`spica server\`, which runs a worker of its own: add workers on
+other machines, or for another task queue; a second one on the same cores only splits them, and
+the waves then become activities through the server instead of replays in place). Before it
+polls it runs two small sweeps in-process (~0.8 s, nothing cached or stored), so the first sweep
+it takes does not pay first-time compilation.
 
 Options:
   --address HOST:PORT  Temporal frontend (default: TEMPORAL_ADDRESS, the temporal.toml profile, or temporal-dev.yaml)

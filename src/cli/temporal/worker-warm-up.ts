@@ -1,4 +1,4 @@
-// A `spica worker` runs two tiny sweeps in-process before it polls: the `--local` engine (plan,
+// A `spica worker` runs two small sweeps in-process before it polls: the `--local` engine (plan,
 // optimizer asks, materialization, replays on the worker's own replay threads), nothing cached or
 // stored, no workflow. A fresh worker otherwise pays first execution — V8 compiling and optimizing
 // the planner's, optimizer's and simulator's functions on first call, zod's generated parsers, in the
