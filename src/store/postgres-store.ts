@@ -84,6 +84,7 @@ export class PostgresStore implements SpicaStore {
   readonly kind = 'postgresql' as const;
   private poolPromise: Promise<pg.Pool> | null = null;
   private ready: Promise<void> | null = null;
+  private storeId: Promise<string> | null = null;
   private readonly shownUrl: string;
   private readonly outageWaitMs: number;
   private readonly notice: (line: string) => void;
@@ -180,10 +181,16 @@ export class PostgresStore implements SpicaStore {
     }
   }
 
-  /** The one row of `spica_store`, inserted with the schema by the first process that used the database. */
+  /** The one row of `spica_store`, inserted with the schema by the first process that used the database; read once. */
   async id(): Promise<string> {
-    const r = await this.query<{ id: string }>('SELECT id FROM spica_store', []);
-    return r.rows[0].id;
+    this.storeId ??= this.query<{ id: string }>('SELECT id FROM spica_store', []).then(
+      (r) => r.rows[0].id,
+      (err: unknown) => {
+        this.storeId = null; // a later call asks again
+        throw err;
+      },
+    );
+    return this.storeId;
   }
 
   async getReplay(version: string, specHash: string): Promise<EvalOutcome | null> {

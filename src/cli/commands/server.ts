@@ -71,7 +71,7 @@ export function serverArgs(argv: string[]): { config: DevServerConfig; worker: S
     allowPositionals: false,
   });
   const noWorker = values['no-worker'] === true;
-  const workerFlags = (['task-queue', 'concurrency', 'cache-dir', 'store'] as const).filter((f) => values[f] !== undefined);
+  const workerFlags = (Object.keys(WORKER_FLAGS) as (keyof typeof WORKER_FLAGS)[]).filter((f) => values[f] !== undefined);
   if (noWorker && workerFlags.length > 0) throw new InputError(`--no-worker runs no worker, so --${workerFlags[0]} has nothing to set; drop one of them`);
   const worker = noWorker ? null : workerSettingsFromFlags(values);
   const base = loadDevServerConfig(values.config ?? defaultDevConfigPath());
