@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,15 @@ describe('spica server', () => {
     expect(await run.exited).toBe(0);
   });
 
+  it('the Temporal server dies under its worker: the worker stops and the command exits 3 saying so', async () => {
+    const { run } = await startServer([], "worker polling task queue 'spica'");
+    const temporal = childPids(run.child.pid!);
+    expect(temporal).toHaveLength(1);
+    process.kill(temporal[0], 'SIGKILL');
+    expect(await run.exited).toBe(3);
+    expect(run.output().stderr).toContain('the Temporal dev server exited unexpectedly');
+  });
+
   it('--no-worker: only the server, nobody polls the task queue', async () => {
     const { run, address } = await startServer(['--no-worker'], 'Press Ctrl-C to stop.');
     try {
@@ -144,6 +153,20 @@ describe('spica server', () => {
     }
   });
 });
+
+/** The pids whose parent is `pid` (Linux /proc). */
+function childPids(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
 
 describe('Temporal CLI provisioning', () => {
   it('is idempotent: a second call finds the same binary without installing anything', async () => {
