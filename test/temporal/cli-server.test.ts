@@ -13,8 +13,8 @@ import { TemporalUnavailable } from '../../src/errors.js';
 import { findTemporalCli, provisionTemporalCli } from '../../src/cli/temporal/cli-binary.js';
 import { freePort } from '../../src/cli/temporal/free-port.js';
 import { isTemporalReachable } from '../../src/cli/temporal/reachability.js';
-import { captureIo, connectTestTemporal, spawnSpica, TINY_CONFIG_YAML, writeTempConfig, type SpicaProcess, type TestTemporal } from './harness.js';
-import { taskQueuePollers } from '../../src/cli/temporal/task-queue.js';
+import { captureIo, connectTestTemporal, spawnSpica, TINY_CONFIG_YAML, uniqueTaskQueue, withSpicaWorker, writeTempConfig, type SpicaProcess, type TestTemporal } from './harness.js';
+import { describePollers, hasSweepWorker, taskQueuePollers } from '../../src/cli/temporal/task-queue.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestTemporal;
@@ -27,12 +27,36 @@ afterAll(async () => {
 });
 
 describe('spica server', () => {
-  it('reuses a server already running at the address and returns at once', async () => {
+  it('reuses a server already running at the address and returns at once: with --no-worker, or a worker polling there', async () => {
     const [host, port] = t.address.split(':');
     const { io, out } = captureIo();
-    expect(await main(['server', '--ip', host, '--port', port], io)).toBe(0);
-    expect(out.stderr).toMatch(/already running/);
+    expect(await main(['server', '--ip', host, '--port', port, '--no-worker'], io)).toBe(0);
+    expect(out.stderr).toMatch(/already running at .*; reusing it \(nothing to start\)/);
     expect(out.stdout.trim()).toBe(t.address);
+    const queue = uniqueTaskQueue('server-reuse');
+    await withSpicaWorker(t, queue, async () => {
+      await expect.poll(async () => hasSweepWorker(await describePollers(t.connection, t.namespace, queue)), { timeout: 30_000 }).toBe(true);
+      const again = captureIo();
+      expect(await main(['server', '--ip', host, '--port', port, '--task-queue', queue], again.io)).toBe(0);
+      expect(again.out.stderr).toMatch(/reusing it \(nothing to start\)/);
+    });
+  });
+
+  // A server left by a killed sweep (or any Temporal server) with nobody polling: sweeps there would
+  // each start their own worker, so `spica server` runs its worker against it.
+  it('reuses a server with no worker polling its task queue and runs the worker against it until Ctrl-C', async () => {
+    const [host, port] = t.address.split(':');
+    const queue = uniqueTaskQueue('server-reuse-worker');
+    const run = spawnSpica(['server', '--ip', host, '--port', port, '--task-queue', queue]);
+    for (let i = 0; i < 900 && !run.output().stderr.includes(`worker polling task queue '${queue}'`); i++) {
+      if (run.child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(run.output().stderr).toContain(`reusing it, with a worker beside it (none polls task queue '${queue}')`);
+    expect(hasSweepWorker(await describePollers(t.connection, t.namespace, queue))).toBe(true);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    expect(await isTemporalReachable(t.address)).toBe(true); // not its server to stop
   });
 
   /** `spica server` on a free port, in memory, with fresh caches; resolves once `ready` is on its stderr. */

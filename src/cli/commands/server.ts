@@ -13,6 +13,8 @@ import { defaultDevConfigPath } from '../temporal/project-paths.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { runWorker, WORKER_FLAGS, WORKER_FLAGS_USAGE, workerSettingsFromFlags, type WorkerRunOptions } from './worker.js';
 import { requireUsableStore } from '../../store/select.js';
+import { connectClient } from '../temporal/client-connection.js';
+import { describePollers, hasSweepWorker } from '../temporal/task-queue.js';
 
 const usage = `Usage: spica server [options]
 
@@ -20,8 +22,8 @@ Start the embedded Temporal dev server (temporal server start-dev) from temporal
 Spica worker beside it (what \`spica worker\` runs, in this process, on the server's namespace), and
 keep both running until Ctrl-C (the worker finishes the tasks in hand, then the server stops).
 \`spica sweep\` then hands its runs to that worker, already warm, instead of starting its own. If a
-Temporal server already answers at the configured address it is reused and the command returns at
-once (no worker is started: run \`spica worker\` for one).
+Temporal server already answers at the configured address it is reused: the command returns at
+once if a worker polls the task queue there, else it runs the worker against that server.
 
 Options:
   --config FILE   dev-server settings (default: temporal-dev.yaml in the repository)
@@ -97,9 +99,15 @@ export async function runServer(opts: ServerRunOptions, io: CommandIo): Promise<
   const server = await startDevServer(opts.config, { cliPath: cli.path, onOutput: (t) => io.stderr(t) });
   for (const w of server.warnings) io.stderr(`warning: ${w}\n`);
   if (server.reused) {
-    io.stderr(`A Temporal server is already running at ${server.address}; reusing it (nothing to start).\n`);
     io.stdout(`${server.address}\n`);
-    return 0;
+    // Another `spica server` (or `spica worker`) already serves its task queue; a server left by a
+    // killed sweep, or any other Temporal server, gets this command's worker.
+    if (!opts.worker || (await sweepWorkerPolls(server.address, server.namespace, opts.worker.taskQueue))) {
+      io.stderr(`A Temporal server is already running at ${server.address}; reusing it (nothing to start).\n`);
+      return 0;
+    }
+    io.stderr(`A Temporal server is already running at ${server.address}; reusing it, with a worker beside it (none polls task queue '${opts.worker.taskQueue}').\n`);
+    return runWorker({ ...opts.worker, address: server.address, namespace: server.namespace, signal: opts.signal }, io);
   }
   io.stderr(
     `Temporal dev server ready at ${server.address} (namespace ${server.namespace}` +
@@ -131,6 +139,16 @@ export async function runServer(opts: ServerRunOptions, io: CommandIo): Promise<
     }
   }
   return 0;
+}
+
+/** Whether a lasting worker (not a sweep's own) polls the task queue for workflows and activities. */
+async function sweepWorkerPolls(address: string, namespace: string, taskQueue: string): Promise<boolean> {
+  const connection = await connectClient(address);
+  try {
+    return hasSweepWorker(await describePollers(connection, namespace, taskQueue, { lasting: true }));
+  } finally {
+    await connection.close();
+  }
 }
 
 export const command: Command = {
