@@ -98,11 +98,14 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
         `sweeps refuse to run there until all its workers use one store\n`,
     );
   }
-  io.stderr(
-    `worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); ` +
-      `build ${spicaBuildId()}, ${replayPool().size} replay threads, store ${spicaStore().describe()}` +
-      `${warmUpMs === null ? '' : `, warmed up in ${(warmUpMs / 1000).toFixed(1)} s`}; Ctrl-C to stop\n`,
-  );
+  // Not after a Ctrl-C during the warm-up: this worker then stops without polling.
+  if (!opts.signal.aborted) {
+    io.stderr(
+      `worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); ` +
+        `build ${spicaBuildId()}, ${replayPool().size} replay threads, store ${spicaStore().describe()}` +
+        `${warmUpMs === null ? '' : `, warmed up in ${(warmUpMs / 1000).toFixed(1)} s`}; Ctrl-C to stop\n`,
+    );
+  }
   const stopping = whenAborted(opts.signal).then(() => {
     io.stderr('worker shutting down (finishing tasks in hand)…\n');
     spica.worker.shutdown();
