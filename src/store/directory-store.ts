@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { StoreUnavailable } from '../errors.js';
 import type { EvalOutcome } from '../search/trial.js';
 import {
   checkSpecHash,
@@ -49,17 +50,22 @@ export class DirectoryStore implements SpicaStore {
     const file = path.join(this.resultsDir, 'store-id');
     const existing = readOrNull(file)?.trim();
     if (existing) return existing;
-    mkdirSync(this.resultsDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-    writeFileSync(tmp, `${randomUUID()}\n`);
     try {
-      linkSync(tmp, file);
+      mkdirSync(this.resultsDir, { recursive: true });
+      const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+      writeFileSync(tmp, `${randomUUID()}\n`);
+      try {
+        linkSync(tmp, file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      } finally {
+        unlinkSync(tmp);
+      }
+      return readFileSync(file, 'utf8').trim();
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      unlinkSync(tmp);
+      // A results directory this process cannot write (or read) is not a store it can use: exit 3, said plainly.
+      throw new StoreUnavailable(`cannot create the store id ${file}: ${(err as Error).message} (check SPICA_RESULT_STORE, or use --store)`);
     }
-    return readFileSync(file, 'utf8').trim();
   }
 
   replayFile(version: string, specHash: string): string {

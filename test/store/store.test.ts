@@ -9,6 +9,7 @@ import { DirectoryStore } from '../../src/store/directory-store.js';
 import { PostgresStore, redactUrl } from '../../src/store/postgres-store.js';
 import { isCacheable, type SpicaStore } from '../../src/store/store.js';
 import { createTestDatabase } from '../support/postgres.js';
+import { StoreUnavailable } from '../../src/errors.js';
 
 const hash = 'a'.repeat(64);
 const other = 'b'.repeat(64);
@@ -107,6 +108,11 @@ describe('store id', () => {
     expect(readdirSync(results)).toEqual(['store-id']); // no tmp files left
     expect(await new DirectoryStore(tmp('spica-cache-'), results).id()).toBe(ids[0]);
     expect(await new DirectoryStore(tmp('spica-cache-'), tmp('spica-results-')).id()).not.toBe(ids[0]);
+    // A results directory that cannot be created: StoreUnavailable (exit 3), naming the file.
+    const blocker = path.join(tmp('spica-results-'), 'a-file');
+    writeFileSync(blocker, '');
+    await expect(new DirectoryStore(tmp('spica-cache-'), path.join(blocker, 'results')).id()).rejects.toThrow(StoreUnavailable);
+    await expect(new DirectoryStore(tmp('spica-cache-'), path.join(blocker, 'results')).id()).rejects.toThrow(/cannot create the store id .*a-file\/results\/store-id/);
   });
 
   it('postgresql: one id per database, whatever the connection string names it by', async () => {
