@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,11 +115,22 @@ describe('spica server', () => {
 
   it('the Temporal server dies under its worker: the worker stops and the command exits 3 saying so', async () => {
     const { run } = await startServer([], "worker polling task queue 'spica'");
-    const temporal = childPids(run.child.pid!);
+    const temporal = childPids(run.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('start-dev'));
     expect(temporal).toHaveLength(1);
     process.kill(temporal[0], 'SIGKILL');
     expect(await run.exited).toBe(3);
     expect(run.output().stderr).toContain('the Temporal dev server exited unexpectedly');
+  });
+
+  // A process killed outright (SIGKILL, the OOM killer) cannot stop its server: a watchdog does.
+  it('killed with SIGKILL, it leaves no Temporal server running', async () => {
+    const { run, address } = await startServer(['--no-worker'], 'Press Ctrl-C to stop.');
+    const temporal = childPids(run.child.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('start-dev'));
+    expect(temporal).toHaveLength(1);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    await expect.poll(() => isTemporalReachable(address, 500), { timeout: 15_000, interval: 250 }).toBe(false);
+    await expect.poll(() => existsSync(`/proc/${temporal[0]}`), { timeout: 15_000, interval: 250 }).toBe(false);
   });
 
   it('--no-worker: only the server, nobody polls the task queue', async () => {

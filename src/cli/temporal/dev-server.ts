@@ -65,6 +65,21 @@ async function applyRetention(cfg: DevServerConfig, cliPath: string, address: st
   return res.code === 0 ? [] : [`could not set ${hours} h retention on '${cfg.namespace}': ${res.output.trim()}`];
 }
 
+/**
+ * Stops the server's process group should this process die without stopping it (SIGKILL, the OOM
+ * killer): a detached shell that looks every second whether this process is still there. Before, a
+ * `spica sweep` killed so left the server it had started running, unowned, until the next reboot.
+ * Killed itself once the server exits.
+ */
+function orphanWatchdog(serverPid: number): ChildProcess | null {
+  if (process.platform === 'win32') return null;
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill -TERM -${serverPid} 2>/dev/null`;
+  const watchdog = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore' });
+  watchdog.on('error', () => undefined); // no shell: only the guard is lost
+  watchdog.unref();
+  return watchdog;
+}
+
 function terminate(child: ChildProcess, exited: Promise<number | null>, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   child.kill('SIGTERM');
@@ -86,6 +101,7 @@ export async function startDevServer(cfg: DevServerConfig, opts: StartDevServerO
   if (cfg.db_filename) mkdirSync(path.dirname(cfg.db_filename), { recursive: true });
   // Own process group: a terminal Ctrl-C reaches only us, and we stop the server after the worker.
   const child = spawn(opts.cliPath, startDevArgs(cfg), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const watchdog = child.pid === undefined ? null : orphanWatchdog(child.pid);
   let output = '';
   const collect = (d: Buffer) => {
     const text = d.toString();
@@ -104,6 +120,7 @@ export async function startDevServer(cfg: DevServerConfig, opts: StartDevServerO
     });
     child.on('exit', (code) => {
       exitCode = code;
+      watchdog?.kill(); // its group id could be another's later
       resolve(code);
     });
   });
