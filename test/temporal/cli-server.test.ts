@@ -53,7 +53,8 @@ describe('spica server', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(run.output().stderr).toContain(`reusing it, with a worker beside it (none polls task queue '${queue}')`);
-    expect(hasSweepWorker(await describePollers(t.connection, t.namespace, queue))).toBe(true);
+    // The ready line comes just before its first poll reaches the server.
+    await expect.poll(async () => hasSweepWorker(await describePollers(t.connection, t.namespace, queue)), { timeout: 30_000 }).toBe(true);
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);
     expect(await isTemporalReachable(t.address)).toBe(true); // not its server to stop
