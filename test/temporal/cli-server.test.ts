@@ -70,7 +70,17 @@ describe('spica server', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(run.output().stderr).toContain(ready);
-    return { run, address: `127.0.0.1:${port}`, env };
+    const address = `127.0.0.1:${port}`;
+    if (!args.includes('--no-worker')) {
+      // Its ready line comes just before the worker's first poll reaches the server.
+      const connection = await Connection.connect({ address });
+      try {
+        await expect.poll(async () => hasSweepWorker(await describePollers(connection, 'default', 'spica')), { timeout: 30_000 }).toBe(true);
+      } finally {
+        await connection.close();
+      }
+    }
+    return { run, address, env };
   }
 
   // Issue 15: a sweep that has to start its own worker pays the worker SDK's load and first execution
