@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '@temporalio/client';
 import { main } from '../../src/cli/main.js';
 import { TemporalUnavailable } from '../../src/errors.js';
@@ -48,16 +48,25 @@ describe('spica server', () => {
     const [host, port] = t.address.split(':');
     const queue = uniqueTaskQueue('server-reuse-worker');
     const run = spawnSpica(['server', '--ip', host, '--port', port, '--task-queue', queue]);
-    for (let i = 0; i < 900 && !run.output().stderr.includes(`worker polling task queue '${queue}'`); i++) {
-      if (run.child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 100));
+    try {
+      for (let i = 0; i < 900 && !run.output().stderr.includes(`worker polling task queue '${queue}'`); i++) {
+        if (run.child.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(run.output().stderr).toContain(`reusing it, with a worker beside it (none polls task queue '${queue}')`);
+      // The ready line comes just before its first poll reaches the server.
+      await expect.poll(async () => hasSweepWorker(await describePollers(t.connection, t.namespace, queue)), { timeout: 30_000 }).toBe(true);
+    } finally {
+      run.child.kill('SIGINT');
     }
-    expect(run.output().stderr).toContain(`reusing it, with a worker beside it (none polls task queue '${queue}')`);
-    // The ready line comes just before its first poll reaches the server.
-    await expect.poll(async () => hasSweepWorker(await describePollers(t.connection, t.namespace, queue)), { timeout: 30_000 }).toBe(true);
-    run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);
     expect(await isTemporalReachable(t.address)).toBe(true); // not its server to stop
+  });
+
+  // A test that fails midway leaves no server running (its watchdog stops the Temporal server).
+  const started: SpicaProcess[] = [];
+  afterEach(() => {
+    for (const run of started.splice(0)) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
   });
 
   /** `spica server` on a free port, in memory, with fresh caches; resolves once `ready` is on its stderr. */
@@ -65,6 +74,7 @@ describe('spica server', () => {
     const port = await freePort();
     const env = { SPICA_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'spica-srv-cache-')), SPICA_RESULT_STORE: mkdtempSync(path.join(os.tmpdir(), 'spica-srv-results-')) };
     const run = spawnSpica(['server', '--port', String(port), '--headless', '--in-memory', ...args], env);
+    started.push(run);
     for (let i = 0; i < 900 && !run.output().stderr.includes(ready); i++) {
       if (run.child.exitCode !== null) break;
       await new Promise((r) => setTimeout(r, 100));
