@@ -54,7 +54,8 @@ describe('spica server', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(run.output().stderr).toContain(`reusing it, with a worker beside it (none polls task queue '${queue}')`);
-      // The ready line comes just before its first poll reaches the server.
+      // The ready line comes once the server lists the worker (a full run once saw it before that).
+      expect(hasSweepWorker(await describePollers(t.connection, t.namespace, queue))).toBe(true);
       await expect.poll(async () => hasSweepWorker(await describePollers(t.connection, t.namespace, queue)), { timeout: 30_000 }).toBe(true);
     } finally {
       run.child.kill('SIGINT');
@@ -82,7 +83,7 @@ describe('spica server', () => {
     expect(run.output().stderr).toContain(ready);
     const address = `127.0.0.1:${port}`;
     if (!args.includes('--no-worker')) {
-      // Its ready line comes just before the worker's first poll reaches the server.
+      // Its ready line comes once the server lists the worker; kept as a guard.
       const connection = await Connection.connect({ address });
       try {
         await expect.poll(async () => hasSweepWorker(await describePollers(connection, 'default', 'spica')), { timeout: 30_000 }).toBe(true);

@@ -9,7 +9,7 @@ import { resolveTemporalTarget } from '../temporal/connection-target.js';
 import { devServerAddress, loadDevServerConfig } from '../temporal/dev-config.js';
 import { processShutdownSignal, whenAborted } from '../temporal/shutdown-signal.js';
 import { spicaBuildId } from '../temporal/spica-build.js';
-import { DEFAULT_TASK_QUEUE, describePollers, foreignList } from '../temporal/task-queue.js';
+import { DEFAULT_TASK_QUEUE, describePollers, foreignList, untilListedAsPolling } from '../temporal/task-queue.js';
 import { missingNamespace, missingNamespaceMessage } from '../temporal/namespace-not-found.js';
 
 /** The flags that say how a worker runs: `spica worker`'s, and `spica server`'s for the worker it runs. */
@@ -98,7 +98,14 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
         `sweeps refuse to run there until all its workers use one store\n`,
     );
   }
-  // Not after a Ctrl-C during the warm-up: this worker then stops without polling.
+  const stopping = whenAborted(opts.signal).then(() => {
+    io.stderr('worker shutting down (finishing tasks in hand)…\n');
+    spica.worker.shutdown();
+  });
+  const running = spica.worker.run();
+  // The ready line, which scripts and tests wait for, once the server lists this worker: a sweep
+  // started on seeing it is then handed to it. Not after a Ctrl-C: this worker then stops without polling.
+  if (!opts.signal.aborted) await Promise.race([untilListedAsPolling(connection, opts.namespace, opts.taskQueue, spica.identity), running.catch(() => undefined)]);
   if (!opts.signal.aborted) {
     io.stderr(
       `worker polling task queue '${opts.taskQueue}' on ${opts.address} (namespace ${opts.namespace}); ` +
@@ -106,12 +113,8 @@ export async function runWorker(opts: WorkerRunOptions, io: CommandIo): Promise<
         `${warmUpMs === null ? '' : `, warmed up in ${(warmUpMs / 1000).toFixed(1)} s`}; Ctrl-C to stop\n`,
     );
   }
-  const stopping = whenAborted(opts.signal).then(() => {
-    io.stderr('worker shutting down (finishing tasks in hand)…\n');
-    spica.worker.shutdown();
-  });
   try {
-    await spica.worker.run();
+    await running;
   } finally {
     await connection.close();
   }

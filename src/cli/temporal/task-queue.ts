@@ -193,6 +193,19 @@ export async function taskQueuePollers(connection: Connection | NativeConnection
   }));
 }
 
+/**
+ * Resolves once the server lists `identity` among the task queue's workflow and activity pollers (a
+ * worker's first polls reach it a moment after it starts running), or after `timeoutMs`, or when the
+ * server cannot say: a worker's ready line then means a sweep started at once is handed to it.
+ */
+export async function untilListedAsPolling(connection: Connection | NativeConnection, namespace: string, taskQueue: string, identity: string, timeoutMs = 10_000): Promise<void> {
+  const listed = async (type: PollerType) => (await taskQueuePollers(connection, namespace, taskQueue, type)).some((p) => p.identity === identity);
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    const both = await Promise.all([listed('workflow'), listed('activity')]).catch(() => null);
+    if (both === null || both.every(Boolean)) return;
+  }
+}
+
 /** The activity pollers of a task queue. */
 export function activityPollers(connection: Connection | NativeConnection, namespace: string, taskQueue: string): Promise<TaskQueuePoller[]> {
   return taskQueuePollers(connection, namespace, taskQueue, 'activity');

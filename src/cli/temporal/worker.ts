@@ -174,6 +174,8 @@ export interface SpicaWorker {
   worker: Worker;
   connection: NativeConnection;
   taskQueue: string;
+  /** The identity it polls with (the server lists its pollers by it). */
+  identity: string;
   /** Closes the connection if this function opened it; call after the worker stopped. */
   close(): Promise<void>;
 }
@@ -207,7 +209,7 @@ export async function createSpicaWorker(opts: SpicaWorkerOptions): Promise<Spica
       buildId: spicaBuildId(),
     });
     if (opts.workflowsOnMainThread) lightenMainThreadSandbox(worker);
-    return { worker, connection, taskQueue, close: async () => (ownsConnection ? connection.close() : undefined) };
+    return { worker, connection, taskQueue, identity, close: async () => (ownsConnection ? connection.close() : undefined) };
   } catch (err) {
     if (ownsConnection) await connection.close();
     throw err;
